@@ -1,0 +1,50 @@
+"""The data types that flow through the vision pipeline.
+
+`Detections` is the one type every detector produces and every consumer (layout, annotation,
+evaluation, dataset export) reads: parallel numpy arrays, one row per tile found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: The 46 classes of the tile model, in model output order: 34 tile kinds, red fives,
+#: flowers and seasons, and a face-down tile. Codes are those of contracts.md.
+CLASSES: tuple[str, ...] = (
+    *(f"{n}m" for n in range(1, 10)),
+    *(f"{n}p" for n in range(1, 10)),
+    *(f"{n}s" for n in range(1, 10)),
+    *(f"{n}z" for n in range(1, 8)),
+    "0m", "0p", "0s",
+    *(f"{n}f" for n in range(1, 9)),
+    "back",
+)
+CLASS_INDEX: dict[str, int] = {code: i for i, code in enumerate(CLASSES)}
+
+
+@dataclass
+class Detections:
+    """Tiles found in one image, in pixel coordinates of that image.
+
+    boxes: (N, 4) float32 x1, y1, x2, y2. scores: (N,) float32 in [0, 1].
+    class_ids: (N,) int indices into CLASSES. rotated: (N,) bool, the tile lies sideways
+    (its long side horizontal in an upright row), as a claimed tile in a called meld does.
+    """
+
+    boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    class_ids: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
+    rotated: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+
+    def __len__(self) -> int:
+        return int(self.boxes.shape[0])
+
+    @property
+    def codes(self) -> list[str]:
+        return [CLASSES[i] for i in self.class_ids]
+
+    def subset(self, mask: np.ndarray) -> Detections:
+        """The detections selected by a boolean mask or an index array."""
+        return Detections(self.boxes[mask], self.scores[mask], self.class_ids[mask], self.rotated[mask])

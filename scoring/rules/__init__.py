@@ -1,0 +1,1 @@
+"""One module per rule set, each exposing ``RULESET`` (and optionally ``UNSCORABLE``); see scoring.ruleset."""

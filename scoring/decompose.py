@@ -199,7 +199,7 @@ def wait_of(block: Block, win: int) -> str:
     return TWO_SIDED
 
 
-# ---- the whole hand -----------------------------------------------------------------------------------------
+# ---- the whole hand --------------------------------------------------------------------------------
 
 
 def arrangements(
@@ -268,10 +268,9 @@ def _with_win(shape: str, blocks: tuple[Block, ...], win: int | None) -> list[Ar
 
 
 def is_winning(closed: Sequence[int], n_declared: int, shapes: Shapes = Shapes()) -> bool:
-    """True when the concealed counts (with the winning tile) plus ``n_declared`` melds form a winning shape."""
-    fake = [
-        (PUNG, (0, 0, 0), True)
-    ] * n_declared  # declared melds only limit the shapes; their tiles don't matter
+    """True when the concealed counts (winning tile included) and ``n_declared`` melds form a win."""
+    # declared melds only limit which shapes are possible; their tiles do not matter here
+    fake = [(PUNG, (0, 0, 0), True)] * n_declared
     return bool(arrangements(closed, fake, None, shapes))
 
 

@@ -19,7 +19,7 @@ class ScoringError(ValueError):
 
 class HandError(ScoringError):
     """A hand that cannot exist or cannot be read: unknown_tile, too_many_copies, bad_meld,
-    wrong_tile_count, bad_win_tile, bad_field, bad_json, not_allowed (a shape or meld the rule set forbids)."""
+    wrong_tile_count, bad_win_tile, bad_field, bad_json, not_allowed (a shape or meld the game forbids)."""
 
 
 class OptionError(ScoringError):

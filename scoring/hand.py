@@ -201,7 +201,7 @@ class Hand:
             held = len(self.concealed) + (1 if self.win_tile else 0)
             raise HandError(
                 "wrong_tile_count",
-                f"wrong number of tiles: {held} concealed (with the winning tile) and {len(self.melds)} meld(s) "
+                f"wrong tile count: {held} concealed (winning tile included) and {len(self.melds)} meld(s) "
                 f"make {self.tile_count + 1}; this rule set needs {hand_size + 1} (a kong counts as 3)",
             )
 

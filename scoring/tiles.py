@@ -1,6 +1,6 @@
 """Tile codes, tile kinds and the compact (Tenhou style) notation.
 
-A *code* is the text of contracts.md: ``1m``..``9m``, ``1p``..``9p``, ``1s``..``9s``, the red fives ``0m 0p 0s``,
+A *code* is the text of contracts.md: ``1m``..``9m``, ``1p``..``9p``, ``1s``..``9s``, red fives ``0m 0p 0s``,
 ``1z``..``7z`` (East South West North, White Green Red) and the bonus tiles ``1f``..``8f``.
 A *kind* is an integer used by the engine: 0-8 characters, 9-17 dots, 18-26 bamboo, 27-33 honours
 (27 East .. 30 North, 31 White, 32 Green, 33 Red) and 34-41 flowers and seasons. A red five has the kind of

@@ -25,8 +25,8 @@ def c(text):
     return counts_of(kind(t) for t in parse_tiles(text))
 
 
-def waits(text, win, declared=(), shapes=Shapes()):
-    return sorted({a.wait for a in arrangements(c(text), declared, kind(win), shapes)})
+def waits(text, win, declared=(), shapes=None):
+    return sorted({a.wait for a in arrangements(c(text), declared, kind(win), shapes or Shapes())})
 
 
 def test_every_split_is_found_once():

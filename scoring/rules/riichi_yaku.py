@@ -1,0 +1,446 @@
+"""The riichi yaku as data: one ``Yaku`` per pattern (names, closed and open han, exclusions) and one predicate.
+
+A predicate reads a ``Facts`` (what is true of the whole hand: tiles, situation, options) and, for the
+patterns that depend on how the hand is read, a ``Reading`` (one arrangement of the decomposition engine with
+its sets, chows and pair). It returns False when the pattern is absent, True when it is present (its tiles
+are then shown as ``Yaku.shows`` says), or the indexes of the blocks that make it.
+
+Values are han: ``closed`` for a closed hand, ``open`` for an open one (0: not allowed open). A yakuman has
+``yakuman`` = 1 (13 han) or 2 (a double yakuman, 26 han, when the ``double_yakuman`` option is on).
+``excludes`` lists the patterns this one replaces (not counted together with it). The rule card
+``scoring/docs/riichi.md`` gives the source of each value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.decompose import (
+    CHOW,
+    PAIR,
+    SEVEN_PAIRS,
+    STANDARD,
+    THIRTEEN_ORPHANS,
+    THIRTEEN_SIDED,
+    TWO_SIDED,
+    Arrangement,
+)
+from scoring.tiles import DRAGONS, EAST, NORTH, SOUTH, WEST, WINDS
+
+#: kinds: a terminal (1, 9 of a suit) or an honour
+TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+HONOURS = frozenset(range(27, 34))
+#: 2 3 4 6 8 bamboo and the green dragon: the tiles of ryuuiisou
+GREEN = frozenset((19, 20, 21, 23, 25, 32))
+_DRAGON_SET = frozenset(DRAGONS)
+_WIND_SET = frozenset(WINDS)
+
+
+class Facts:
+    """What holds for the whole hand, whatever the arrangement: computed once per hand."""
+
+    __slots__ = (
+        "options",
+        "is_open",
+        "tsumo",
+        "seat",
+        "round",
+        "kinds",
+        "closed_counts",
+        "win",
+        "n_melds",
+        "kongs",
+        "riichi",
+        "double_riichi",
+        "ippatsu",
+        "last_tile",
+        "kong_replacement",
+        "robbing_kong",
+        "heavenly",
+        "earthly",
+        "human",
+        "valued",
+    )
+
+    def __init__(
+        self,
+        options: dict[str, Any],
+        is_open: bool,
+        tsumo: bool,
+        seat: int,
+        round_: int,
+        kinds: frozenset[int],
+        closed_counts: list[int],
+        win: int,
+        n_melds: int,
+        kongs: int,
+        flags: dict[str, bool],
+    ) -> None:
+        self.options = options
+        self.is_open = is_open
+        self.tsumo = tsumo
+        self.seat = seat
+        self.round = round_
+        self.kinds = kinds
+        self.closed_counts = closed_counts
+        self.win = win
+        self.n_melds = n_melds
+        self.kongs = kongs
+        self.riichi = flags["riichi"]
+        self.double_riichi = flags["double_riichi"]
+        self.ippatsu = flags["ippatsu"]
+        self.last_tile = flags["last_tile"]
+        self.kong_replacement = flags["kong_replacement"]
+        self.robbing_kong = flags["robbing_kong"]
+        self.heavenly = flags["heavenly_win"]
+        self.earthly = flags["earthly_win"]
+        self.human = flags["human_win"]
+        #: kinds whose pair scores fu and whose set is yakuhai: the dragons, the seat and round winds
+        self.valued = _DRAGON_SET | {seat, round_}
+
+
+class Reading:
+    """One arrangement seen the way the riichi patterns need it.
+
+    sets: (block index, kind, is_kong, concealed) for each pung or kong; a pung completed by a discard (ron)
+    is not concealed. chows: (block index, first kind). pair: the pair's kind (None for thirteen orphans).
+    """
+
+    __slots__ = ("arr", "shape", "sets", "chows", "pair", "pair_index", "wait", "concealed_sets")
+
+    def __init__(self, arr: Arrangement, tsumo: bool) -> None:
+        self.arr = arr
+        self.shape = arr.shape
+        self.wait = arr.wait
+        sets: list[tuple[int, int, bool, bool]] = []
+        chows: list[tuple[int, int]] = []
+        pair = None
+        pair_index = -1
+        if arr.shape == STANDARD:
+            for i, b in enumerate(arr.blocks):
+                t = b.type
+                if t == CHOW:
+                    chows.append((i, b.tiles[0]))
+                elif t == PAIR:
+                    pair = b.tiles[0]
+                    pair_index = i
+                else:
+                    concealed = b.concealed and (tsumo or i != arr.win_block)
+                    sets.append((i, b.tiles[0], len(b.tiles) == 4, concealed))
+        self.sets = sets
+        self.chows = chows
+        self.pair = pair
+        self.pair_index = pair_index
+        self.concealed_sets = sum(1 for s in sets if s[3])
+
+
+Test = Callable[[Facts, "Reading | None"], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Yaku:
+    """One riichi pattern. ``per_reading``: the predicate needs the arrangement (else it reads only Facts)."""
+
+    id: str
+    name_en: str
+    name_ja: str
+    closed: int
+    open: int
+    test: Test
+    per_reading: bool = False
+    yakuman: int = 0
+    excludes: tuple[str, ...] = ()
+    #: which tiles an item shows when the predicate answers True: "hand", "win" (the winning tile) or "none"
+    shows: str = "hand"
+
+    def han(self, is_open: bool, double_yakuman: bool) -> int:
+        """The han this pattern is worth in a hand (0: it does not count in such a hand)."""
+        if self.yakuman:
+            return 13 * (self.yakuman if double_yakuman else 1)
+        return self.open if is_open else self.closed
+
+
+# ---- predicates on the whole hand ------------------------------------------------------------------------
+
+
+def _all_in(allowed: frozenset[int]) -> Callable[[Facts, Reading | None], bool]:
+    return lambda f, r: f.kinds <= allowed
+
+
+def _one_suit(f: Facts) -> int:
+    """The suit (0-2) when every number tile is of one suit, -1 when there is none or several."""
+    suits = {k // 9 for k in f.kinds if k < 27}
+    return suits.pop() if len(suits) == 1 else -1
+
+
+def _honitsu(f: Facts, r: Reading | None) -> bool:
+    return _one_suit(f) >= 0 and not f.kinds.isdisjoint(HONOURS)
+
+
+def _chinitsu(f: Facts, r: Reading | None) -> bool:
+    return _one_suit(f) >= 0 and f.kinds.isdisjoint(HONOURS)
+
+
+def _tanyao(f: Facts, r: Reading | None) -> bool:
+    return f.kinds.isdisjoint(TERMINAL_OR_HONOUR) and (not f.is_open or f.options["open_tanyao"])
+
+
+def _chuuren(f: Facts, r: Reading | None) -> bool:
+    """Nine gates: a closed hand without kongs holding 1112345678999 of one suit plus any tile of it."""
+    if f.n_melds or not _chinitsu(f, r):
+        return False
+    s = _one_suit(f) * 9
+    c = f.closed_counts[s : s + 9]
+    return c[0] >= 3 and c[8] >= 3 and all(x >= 1 for x in c[1:8])
+
+
+def _junsei_chuuren(f: Facts, r: Reading | None) -> bool:
+    """The pure nine gates: the 13 tiles before the win were exactly 1112345678999 (a nine-sided wait)."""
+    return _chuuren(f, r) and f.closed_counts[f.win] in (2, 4)
+
+
+# ---- predicates on a reading ------------------------------------------------------------------------------
+
+
+def pinfu_shape(f: Facts, r: Reading) -> bool:
+    """Closed, four chows, a pair that scores no fu and a two-sided wait: a hand with no fu at all."""
+    return not f.is_open and len(r.chows) == 4 and r.pair not in f.valued and r.wait == TWO_SIDED
+
+
+def _pinfu(f: Facts, r: Reading) -> bool:
+    return pinfu_shape(f, r) and not (f.tsumo and f.options["pinfu_tsumo_fu"])
+
+
+def _twin_chows(r: Reading) -> list[tuple[int, int]]:
+    """Pairs of identical chows (block indexes), each chow used once."""
+    by_first: dict[int, list[int]] = {}
+    for i, first in r.chows:
+        by_first.setdefault(first, []).append(i)
+    return [(ix[2 * j], ix[2 * j + 1]) for ix in by_first.values() for j in range(len(ix) // 2)]
+
+
+def _iipeikou(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+    twins = _twin_chows(r) if len(r.chows) >= 2 else []
+    return twins[0] if twins else False
+
+
+def _ryanpeikou(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+    twins = _twin_chows(r) if len(r.chows) == 4 else []
+    return twins[0] + twins[1] if len(twins) >= 2 else False
+
+
+def _set_of(kind: int) -> Callable[[Facts, Reading], tuple[int, ...] | bool]:
+    def test(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+        for i, k, _, _ in r.sets:
+            if k == kind:
+                return (i,)
+        return False
+
+    return test
+
+
+def _wind_set(wind: int, attr: str) -> Callable[[Facts, Reading], tuple[int, ...] | bool]:
+    found = _set_of(wind)
+    return lambda f, r: getattr(f, attr) == wind and found(f, r)
+
+
+def _outside(f: Facts, r: Reading, honours: bool) -> bool:
+    """Every block holds a terminal or honour, with at least one chow (chanta: with honours; junchan: without)."""
+    if not r.chows:
+        return False
+    for b in r.arr.blocks:
+        t = b.tiles
+        if t[0] not in TERMINAL_OR_HONOUR and t[-1] not in TERMINAL_OR_HONOUR:
+            return False
+    return f.kinds.isdisjoint(HONOURS) != honours
+
+
+def _ittsu(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+    if len(r.chows) < 3:
+        return False
+    firsts = {first: i for i, first in r.chows}
+    for s in (0, 9, 18):
+        if s in firsts and s + 3 in firsts and s + 6 in firsts:
+            return firsts[s], firsts[s + 3], firsts[s + 6]
+    return False
+
+
+def _sanshoku(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+    if len(r.chows) < 3:
+        return False
+    firsts = {first: i for i, first in r.chows}
+    for first in firsts:
+        if first < 9 and first + 9 in firsts and first + 18 in firsts:
+            return firsts[first], firsts[first + 9], firsts[first + 18]
+    return False
+
+
+def _sanshoku_doukou(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+    if len(r.sets) < 3:
+        return False
+    kinds = {k: i for i, k, _, _ in r.sets}
+    for k in kinds:
+        if k < 9 and k + 9 in kinds and k + 18 in kinds:
+            return kinds[k], kinds[k + 9], kinds[k + 18]
+    return False
+
+
+def _toitoi(f: Facts, r: Reading) -> bool:
+    return len(r.sets) == 4
+
+
+def _concealed_sets(n: int) -> Callable[[Facts, Reading], tuple[int, ...] | bool]:
+    def test(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+        if r.concealed_sets != n:
+            return False
+        return tuple(s[0] for s in r.sets if s[3])
+
+    return test
+
+
+def _suuankou(f: Facts, r: Reading) -> bool:
+    return r.concealed_sets == 4
+
+
+def _suuankou_tanki(f: Facts, r: Reading) -> bool:
+    return r.concealed_sets == 4 and r.arr.win_block == r.pair_index
+
+
+def _kongs(n: int) -> Callable[[Facts, Reading | None], bool]:
+    return lambda f, r: f.kongs == n
+
+
+def _group_sets(kinds: frozenset[int], n_sets: int, pair: bool) -> Callable[[Facts, Reading], tuple[int, ...] | bool]:
+    """n_sets pungs/kongs of the given kinds, and (if pair) the pair of one of them."""
+
+    def test(f: Facts, r: Reading) -> tuple[int, ...] | bool:
+        found = tuple(s[0] for s in r.sets if s[1] in kinds)
+        if len(found) != n_sets or (r.pair in kinds) != pair:
+            return False
+        return (*found, r.pair_index) if pair else found
+
+    return test
+
+
+def _shape(shape: str) -> Callable[[Facts, Reading], bool]:
+    return lambda f, r: r.shape == shape
+
+
+def _kokushi_13(f: Facts, r: Reading) -> bool:
+    return r.shape == THIRTEEN_ORPHANS and r.wait == THIRTEEN_SIDED
+
+
+def _flag(name: str, tsumo: bool | None = None, closed: bool = False) -> Callable[[Facts, Reading | None], bool]:
+    """A situation flag of the hand, optionally only on a self-draw (tsumo=True) or a discard (False)."""
+
+    def test(f: Facts, r: Reading | None) -> bool:
+        return getattr(f, name) and (tsumo is None or f.tsumo == tsumo) and not (closed and f.is_open)
+
+    return test
+
+
+def _renhou(as_yakuman: bool) -> Callable[[Facts, Reading | None], bool]:
+    return lambda f, r: f.human and f.options["renhou_yakuman"] == as_yakuman
+
+
+_WIND_NAMES = {EAST: ("east", "東"), SOUTH: ("south", "南"), WEST: ("west", "西"), NORTH: ("north", "北")}
+
+#: Every pattern, in the order items are listed. The rule card gives the source of each value.
+YAKU: tuple[Yaku, ...] = (
+    # situation (read from the hand's flags)
+    Yaku("riichi", "Riichi", "立直", 1, 0, _flag("riichi"), shows="none"),
+    Yaku(
+        "double_riichi", "Double Riichi", "ダブル立直", 2, 0, _flag("double_riichi"), excludes=("riichi",), shows="none"
+    ),
+    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, _flag("ippatsu"), shows="win"),
+    Yaku("menzen_tsumo", "Menzen Tsumo", "門前清自摸和", 1, 0, _flag("tsumo", closed=True), shows="win"),
+    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, _flag("kong_replacement"), shows="win"),
+    Yaku("chankan", "Chankan", "槍槓", 1, 1, _flag("robbing_kong"), shows="win"),
+    Yaku("haitei", "Haitei Raoyue", "海底摸月", 1, 1, _flag("last_tile", tsumo=True), shows="win"),
+    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, _flag("last_tile", tsumo=False), shows="win"),
+    Yaku("renhou", "Renhou", "人和", 5, 0, _renhou(False)),
+    # one han
+    Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, per_reading=True),
+    Yaku("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao),
+    Yaku("iipeikou", "Iipeikou", "一盃口", 1, 0, _iipeikou, per_reading=True),
+    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), per_reading=True),
+    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), per_reading=True),
+    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), per_reading=True),
+    *(
+        Yaku(f"yakuhai_seat_{en}", f"Yakuhai (seat wind {en})", f"自風 {ja}", 1, 1, _wind_set(w, "seat"), True)
+        for w, (en, ja) in _WIND_NAMES.items()
+    ),
+    *(
+        Yaku(f"yakuhai_round_{en}", f"Yakuhai (round wind {en})", f"場風 {ja}", 1, 1, _wind_set(w, "round"), True)
+        for w, (en, ja) in _WIND_NAMES.items()
+    ),
+    # two han
+    Yaku("chiitoitsu", "Chiitoitsu", "七対子", 2, 0, _shape(SEVEN_PAIRS), per_reading=True),
+    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), per_reading=True),
+    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, per_reading=True),
+    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, per_reading=True),
+    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, per_reading=True),
+    Yaku("sankantsu", "Sankantsu", "三槓子", 2, 2, _kongs(3)),
+    Yaku("toitoi", "Toitoi", "対々和", 2, 2, _toitoi, per_reading=True),
+    Yaku("sanankou", "Sanankou", "三暗刻", 2, 2, _concealed_sets(3), per_reading=True),
+    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), per_reading=True),
+    Yaku("honroutou", "Honroutou", "混老頭", 2, 2, _all_in(TERMINAL_OR_HONOUR)),
+    # three han and more
+    Yaku("ryanpeikou", "Ryanpeikou", "二盃口", 3, 0, _ryanpeikou, per_reading=True, excludes=("iipeikou",)),
+    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), per_reading=True),
+    Yaku("honitsu", "Honitsu", "混一色", 3, 2, _honitsu),
+    Yaku("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu),
+    # yakuman
+    Yaku("tenhou", "Tenhou", "天和", 13, 0, _flag("heavenly"), yakuman=1),
+    Yaku("chiihou", "Chiihou", "地和", 13, 0, _flag("earthly"), yakuman=1),
+    Yaku("renhou_yakuman", "Renhou (yakuman)", "人和", 13, 0, _renhou(True), yakuman=1),
+    Yaku("kokushi", "Kokushi Musou", "国士無双", 13, 0, _shape(THIRTEEN_ORPHANS), per_reading=True, yakuman=1),
+    Yaku(
+        "kokushi_13",
+        "Kokushi Musou Juusanmen",
+        "国士無双十三面待ち",
+        13,
+        0,
+        _kokushi_13,
+        per_reading=True,
+        yakuman=2,
+        excludes=("kokushi",),
+    ),
+    Yaku("suuankou", "Suuankou", "四暗刻", 13, 0, _suuankou, per_reading=True, yakuman=1),
+    Yaku(
+        "suuankou_tanki",
+        "Suuankou Tanki",
+        "四暗刻単騎",
+        13,
+        0,
+        _suuankou_tanki,
+        per_reading=True,
+        yakuman=2,
+        excludes=("suuankou",),
+    ),
+    Yaku("daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), True, yakuman=1),
+    Yaku("shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), True, yakuman=1),
+    Yaku("daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), True, yakuman=2),
+    Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOURS), yakuman=1),
+    Yaku("ryuuiisou", "Ryuuiisou", "緑一色", 13, 13, _all_in(GREEN), yakuman=1),
+    Yaku("chinroutou", "Chinroutou", "清老頭", 13, 13, _all_in(TERMINALS), yakuman=1),
+    Yaku("chuuren", "Chuuren Poutou", "九蓮宝燈", 13, 0, _chuuren, yakuman=1),
+    Yaku(
+        "junsei_chuuren",
+        "Junsei Chuuren Poutou",
+        "純正九蓮宝燈",
+        13,
+        0,
+        _junsei_chuuren,
+        yakuman=2,
+        excludes=("chuuren",),
+    ),
+    Yaku("suukantsu", "Suukantsu", "四槓子", 13, 13, _kongs(4), yakuman=1),
+)
+
+BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU}
+HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if not y.per_reading)
+READING_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.per_reading)

@@ -5,8 +5,8 @@ lists every way the hand forms a winning shape, each with the block the winning 
 it filled. Rule sets choose which shapes exist in their game (``Shapes``) and score each arrangement.
 
 Shapes: melds + pair (any number of melds: 4 in most games, 5 in Taiwanese 16-tile), seven pairs, thirteen
-orphans, and the MCR knitted shapes: 组合龙 (knitted straight) + 1 meld + pair, and 全不靠 / 七星不靠
-(honours and knitted tiles, 14 singles).
+orphans, the MCR knitted shapes: 组合龙 (knitted straight) + 1 meld + pair, and 全不靠 / 七星不靠
+(honours and knitted tiles, 14 singles), and pairs + one pung (Taiwanese 嚦咕嚦咕: 7 pairs + 1 pung).
 
 The per-suit splitting is memoised, so a hand is decomposed in tens of microseconds.
 """
@@ -27,6 +27,7 @@ TWO_SIDED, EDGE, CLOSED, SINGLE, DUAL_PUNG = "two_sided", "edge", "closed", "sin
 THIRTEEN_SIDED, KNITTED_WAIT = "thirteen_sided", "knitted"
 
 STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven_pairs", "thirteen_orphans"
+PAIRS_AND_PUNG = "pairs_and_pung"
 KNITTED_STRAIGHT, KNITTED_HONOURS = "knitted_straight", "knitted_honours"
 
 #: The six knitted straights: ranks 1-4-7, 2-5-8 and 3-6-9, each in a different suit.
@@ -113,6 +114,9 @@ class Shapes:
     thirteen_orphans: bool = False
     #: the MCR knitted shapes: knitted straight + meld + pair, and honours-and-knitted singles
     knitted: bool = False
+    #: pairs and exactly one pung, all concealed (Taiwanese 嚦咕嚦咕: 7 pairs + 1 pung of 17 tiles);
+    #: four identical tiles count as two pairs
+    pairs_and_pung: bool = False
 
 
 # ---- melds + pair ---------------------------------------------------------------------------------------
@@ -251,7 +255,24 @@ def arrangements(
                 singles = tuple(k for k in range(NUM_KINDS) if closed[k])
                 out.append(Arrangement(KNITTED_HONOURS, (), None, KNITTED_WAIT, singles))
                 break
+    if shapes.pairs_and_pung:
+        out.extend(pairs_and_pung(closed, win))
     return out
+
+
+def pairs_and_pung(closed: Sequence[int], win: int | None) -> list[Arrangement]:
+    """The arrangements of concealed counts (winning tile included) as one pung and pairs for every other
+    tile (four identical tiles are two pairs): the Taiwanese 嚦咕嚦咕, 7 pairs + 1 pung of 17 tiles.
+
+    One arrangement per block the winning tile can have completed: the pung (wait ``dual_pung``) or a pair
+    (wait ``single``). Empty when the counts have no such shape.
+    """
+    odd = [k for k in range(NUM_KINDS) if closed[k] % 2]
+    if len(odd) != 1 or closed[odd[0]] != 3 or sum(closed) < 5:
+        return []
+    pung = odd[0]
+    pairs = tuple(Block(PAIR, (k, k)) for k in range(NUM_KINDS) if k != pung for _ in range(closed[k] // 2))
+    return _with_win(PAIRS_AND_PUNG, (Block(PUNG, (pung,) * 3), *pairs), win)
 
 
 def _with_win(shape: str, blocks: tuple[Block, ...], win: int | None) -> list[Arrangement]:

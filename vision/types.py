@@ -17,7 +17,9 @@ CLASSES: tuple[str, ...] = (
     *(f"{n}p" for n in range(1, 10)),
     *(f"{n}s" for n in range(1, 10)),
     *(f"{n}z" for n in range(1, 8)),
-    "0m", "0p", "0s",
+    "0m",
+    "0p",
+    "0s",
     *(f"{n}f" for n in range(1, 9)),
     "back",
 )
@@ -31,12 +33,23 @@ class Detections:
     boxes: (N, 4) float32 x1, y1, x2, y2. scores: (N,) float32 in [0, 1].
     class_ids: (N,) int indices into CLASSES. rotated: (N,) bool, the tile lies sideways
     (its long side horizontal in an upright row), as a claimed tile in a called meld does.
+    orientation: (N,) int16 how far the face is turned clockwise in the image: 0, 90, 180 or 270 degrees
+    (its top points up, right, down, left); when not given, 90 where ``rotated`` and 0 elsewhere.
+    face_down: (N,) bool the tile shows its back; when not given, where the class is ``back``.
     """
 
     boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     scores: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
     class_ids: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
     rotated: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
+    orientation: np.ndarray | None = None
+    face_down: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.orientation is None:
+            self.orientation = np.where(np.asarray(self.rotated, bool), 90, 0).astype(np.int16)
+        if self.face_down is None:
+            self.face_down = np.asarray(self.class_ids) == CLASS_INDEX["back"]
 
     def __len__(self) -> int:
         return int(self.boxes.shape[0])
@@ -47,4 +60,11 @@ class Detections:
 
     def subset(self, mask: np.ndarray) -> Detections:
         """The detections selected by a boolean mask or an index array."""
-        return Detections(self.boxes[mask], self.scores[mask], self.class_ids[mask], self.rotated[mask])
+        return Detections(
+            self.boxes[mask],
+            self.scores[mask],
+            self.class_ids[mask],
+            self.rotated[mask],
+            self.orientation[mask],
+            self.face_down[mask],
+        )

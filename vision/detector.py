@@ -1,0 +1,267 @@
+"""The tile model at run time: find the tiles in a photo and read each one (onnxruntime on the CPU).
+
+Two networks, in ``models/`` beside their description ``model.json``:
+
+1. the detector sees the whole photo squeezed to a small square (512 x 512 by default; the stretch is the
+   same one the real training photos had) and marks the centre and the box of every tile;
+2. the classifier reads each tile cut from the photo at its own resolution (so a 12-megapixel photo gives
+   sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
+   and says how the face is turned (0, 90, 180 or 270 degrees clockwise).
+
+``TileModel(model_dir).detect(rgb)`` gives a ``Detections``. Nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.types import CLASSES, Detections
+
+#: The description of a model folder: names its files and the settings they were trained with.
+MODEL_JSON = "model.json"
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+class ModelNotFoundError(FileNotFoundError):
+    """The model folder or one of its files is missing."""
+
+
+class ModelError(RuntimeError):
+    """The model files exist but cannot be used (corrupt, or from an incompatible version)."""
+
+
+def _resize_stretch(image: np.ndarray, size: int) -> np.ndarray:
+    """``image`` resized to ``size`` x ``size`` without keeping its proportions, averaging pixels when shrinking.
+
+    A large photo is first reduced bilinearly to twice the size (area averaging of a 12-megapixel picture
+    costs ten times more for the same result at this size).
+    """
+    h, w = image.shape[:2]
+    if h > 4 * size or w > 4 * size:
+        image = cv2.resize(image, (2 * size, 2 * size), interpolation=cv2.INTER_LINEAR)
+    interpolation = cv2.INTER_AREA if image.shape[0] >= size and image.shape[1] >= size else cv2.INTER_LINEAR
+    return cv2.resize(image, (size, size), interpolation=interpolation)
+
+
+def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = 64, margin: float = 0.1) -> np.ndarray:
+    """Each box of ``image`` with ``margin`` (a fraction of its width and height) added on every side, resized
+    to ``size`` x ``size`` (not keeping proportions), as float32 (N, 3, size, size) in 0..255.
+
+    Parts of a box outside the picture are filled by repeating its border.
+    """
+    out = np.empty((len(boxes), size, size, 3), np.uint8)
+    h, w = image.shape[:2]
+    for i, (x1, y1, x2, y2) in enumerate(np.asarray(boxes, np.float64)):
+        bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+        ax1, ay1 = int(np.floor(x1 - margin * bw)), int(np.floor(y1 - margin * bh))
+        ax2, ay2 = int(np.ceil(x2 + margin * bw)), int(np.ceil(y2 + margin * bh))
+        cx1, cy1, cx2, cy2 = max(ax1, 0), max(ay1, 0), min(ax2, w), min(ay2, h)
+        if cx2 - cx1 < 1 or cy2 - cy1 < 1:
+            out[i] = 0
+            continue
+        crop = image[cy1:cy2, cx1:cx2]
+        if (cx1, cy1, cx2, cy2) != (ax1, ay1, ax2, ay2):
+            crop = cv2.copyMakeBorder(crop, cy1 - ay1, ay2 - cy2, cx1 - ax1, ax2 - cx2, cv2.BORDER_REPLICATE)
+        shrink = crop.shape[0] > size and crop.shape[1] > size
+        out[i] = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return out.transpose(0, 3, 1, 2).astype(np.float32)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over union of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression, best first."""
+    order = np.argsort(-scores)
+    keep: list[int] = []
+    overlaps = box_iou(boxes, boxes)
+    suppressed = np.zeros(len(boxes), bool)
+    for i in order:
+        if suppressed[i]:
+            continue
+        keep.append(int(i))
+        suppressed |= overlaps[i] > iou
+    return np.array(keep, np.int64)
+
+
+def decode_heatmap(
+    peaks: np.ndarray, sides: np.ndarray, stride: int, threshold: float, max_tiles: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes (xyxy, detector input pixels) and scores from the detector's outputs for one picture.
+
+    peaks: (h, w) heatmap values at local maxima (zero elsewhere); sides: (4, h, w) distances from the cell
+    centre to the left, top, right and bottom sides of the box, in input pixels.
+    """
+    ys, xs = np.nonzero(peaks >= threshold)
+    scores = peaks[ys, xs]
+    if len(scores) > max_tiles:
+        top = np.argsort(-scores)[:max_tiles]
+        ys, xs, scores = ys[top], xs[top], scores[top]
+    cx, cy = (xs + 0.5) * stride, (ys + 0.5) * stride
+    d = sides[:, ys, xs]
+    boxes = np.stack([cx - d[0], cy - d[1], cx + d[2], cy + d[3]], axis=1)
+    return boxes.astype(np.float32), scores.astype(np.float32)
+
+
+class TileModel:
+    """The ONNX tile model: one onnxruntime session per network, created once.
+
+    model_dir: the folder with ``model.json`` and the ONNX files (default: the repository's ``models/``).
+    threads: onnxruntime threads per session (default: all cores, at most 4).
+    """
+
+    def __init__(self, model_dir: Path | None = None, threads: int | None = None) -> None:
+        self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        self.meta = self.describe(self.model_dir)
+        self.threads = threads or min(os.cpu_count() or 1, 4)
+        det, cls = self.meta["detector"], self.meta["classifier"]
+        self.input_size = int(det["input"])
+        self.stride = int(det["stride"])
+        self.threshold = float(det["threshold"])
+        self.nms_iou = float(det["nms_iou"])
+        self.max_tiles = int(det["max_tiles"])
+        self.crop_size = int(cls["input"])
+        self.margin = float(cls["margin"])
+        self.reject = float(cls["reject"])
+        self.batch = int(cls.get("batch", 32))
+        self._detector = self._session(self.model_dir / det["file"])
+        self._classifier = self._session(self.model_dir / cls["file"])
+
+    @staticmethod
+    def describe(model_dir: Path | None = None) -> dict[str, Any]:
+        """The contents of ``model.json`` of a model folder, checked, without loading the networks."""
+        folder = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        path = folder / MODEL_JSON
+        if not path.is_file():
+            raise ModelNotFoundError(
+                f"no tile model in {folder}: {MODEL_JSON} is missing "
+                "(train one with `python -m vision.training --data DATA_DIR --out models/`)"
+            )
+        try:
+            meta = json.loads(path.read_text())
+            files = [meta["detector"]["file"], meta["classifier"]["file"]]
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ModelError(f"{path} is not a tile model description: {exc}") from exc
+        missing = [name for name in files if not (folder / name).is_file()]
+        if missing:
+            raise ModelNotFoundError(f"tile model files missing in {folder}: {', '.join(missing)}")
+        if tuple(meta.get("classes", ())) != CLASSES:
+            raise ModelError(f"{path}: the model's classes are not the 46 classes of this version of mjscan")
+        return meta
+
+    def _session(self, path: Path):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        try:
+            return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types for unreadable models
+            raise ModelError(f"cannot load {path}: {exc}") from exc
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """Name, version, classes and files of the model, for ``/healthz`` and reports."""
+        det, cls = self.meta["detector"], self.meta["classifier"]
+        return {
+            "name": self.meta["name"],
+            "version": self.meta["version"],
+            "classes": list(CLASSES),
+            "files": [det["file"], cls["file"]],
+            "detector_input": self.input_size,
+            "classifier_input": self.crop_size,
+            "threads": self.threads,
+        }
+
+    def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Tile boxes (xyxy, pixels of ``image``) and detection scores, before the tiles are read."""
+        _check_image(image)
+        h, w = image.shape[:2]
+        small = _resize_stretch(image, self.input_size)
+        x = np.ascontiguousarray(small.transpose(2, 0, 1)[None], np.float32)
+        peaks, sides = self._detector.run(None, {self._detector.get_inputs()[0].name: x})
+        boxes, scores = decode_heatmap(peaks[0, 0], sides[0], self.stride, self.threshold, self.max_tiles)
+        if len(boxes):
+            keep = nms(boxes, scores, self.nms_iou)
+            boxes, scores = boxes[keep], scores[keep]
+        boxes = boxes * np.array([w, h, w, h], np.float32) / self.input_size
+        boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+        return boxes, scores
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (N, 47: the 46 classes then "not a tile") and orientation probabilities (N, 4:
+        0, 90, 180, 270 degrees clockwise) of the tiles in ``boxes`` (xyxy, pixels of ``image``)."""
+        _check_image(image)
+        n = len(boxes)
+        classes = np.zeros((n, len(CLASSES) + 1), np.float32)
+        turns = np.zeros((n, 4), np.float32)
+        name = self._classifier.get_inputs()[0].name
+        for start in range(0, n, self.batch):
+            crops = crop_tiles(image, boxes[start : start + self.batch], self.crop_size, self.margin)
+            c, o = self._classifier.run(None, {name: crops})
+            classes[start : start + len(crops)] = c
+            turns[start : start + len(crops)] = o
+        return classes, turns
+
+    def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:
+        """Every tile in an RGB uint8 picture (H, W, 3) of any size, in its pixels.
+
+        ``scores`` are the detection score times the probability of the class read; ``rotated`` is true where
+        the face lies sideways (turned 90 or 270 degrees), ``orientation`` gives the turn, ``face_down`` marks
+        tiles showing their backs. ``timings`` (when given) receives "detect" and "classify" in milliseconds.
+        """
+        t0 = time.perf_counter()
+        boxes, det_scores = self.find(image)
+        t1 = time.perf_counter()
+        probs, turns = self.classify(image, boxes)
+        t2 = time.perf_counter()
+        if timings is not None:
+            timings["detect"] = (t1 - t0) * 1000.0
+            timings["classify"] = (t2 - t1) * 1000.0
+        return self._readings(boxes, det_scores, probs, turns)
+
+    def _readings(self, boxes: np.ndarray, det_scores: np.ndarray, probs: np.ndarray, turns: np.ndarray) -> Detections:
+        tile_probs = probs[:, : len(CLASSES)]
+        keep = probs[:, len(CLASSES)] < self.reject
+        class_ids = tile_probs.argmax(axis=1)
+        scores = det_scores * tile_probs[np.arange(len(class_ids)), class_ids]
+        orientation = turns.argmax(axis=1) * 90
+        back = class_ids == CLASSES.index("back")
+        sideways = (turns[:, 1] + turns[:, 3]) > 0.5
+        order = np.argsort(-scores[keep], kind="stable")
+        idx = np.nonzero(keep)[0][order]
+        return Detections(
+            boxes=boxes[idx].astype(np.float32),
+            scores=scores[idx].astype(np.float32),
+            class_ids=class_ids[idx].astype(np.int64),
+            rotated=sideways[idx],
+            orientation=orientation[idx].astype(np.int16),
+            face_down=back[idx],
+        )
+
+
+def _check_image(image: np.ndarray) -> None:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("the tile model reads an RGB picture: a uint8 array of shape (height, width, 3)")
+    if image.shape[0] < 8 or image.shape[1] < 8:
+        raise ValueError(f"picture too small for the tile model: {image.shape[1]} x {image.shape[0]} pixels")

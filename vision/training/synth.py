@@ -1,0 +1,831 @@
+"""Synthetic photos of mahjong tiles on a table, with their labels.
+
+Each tile is a 3-D box (face, back and four sides, the body in two layers of colour as real tiles are made)
+placed on a table plane in a layout that players make: a concealed row (lying or standing), melds set apart or
+in a second row with a sideways claimed tile, concealed kongs with face-down ends, flowers apart, grids of
+tiles and scattered discards. A pinhole camera at a random height, angle, roll and distance looks at it;
+the picture may be stretched (as the real training photos are), lit from one side with soft shadows, glare,
+blur, noise and JPEG artefacts.
+
+Faces come from the art folders (riichi style, recoloured and restyled so that the model does not learn one
+print) and from real Hong Kong tiles (the single-tile crops and tiles cut from the real training photos).
+
+The label of a tile is the box around its face as seen (the back for a face-down tile), its class, and the
+orientation of the face in the picture: how many quarter turns clockwise its top has been turned from
+pointing up (-1 where unknown, e.g. for faces cut from photos whose augmentation flipped them).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.training.data import ArtSet, LabeledImage
+from vision.types import CLASS_INDEX, CLASSES
+
+#: Texture size of one face (width, height) in pixels.
+TEX_W, TEX_H = 120, 160
+BACK_ID = CLASS_INDEX["back"]
+FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
+FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
+RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
+#: Faces with no print a recolouring could erase (white dragon of the art is an empty face).
+MIN_VISIBLE_FRACTION = 0.55
+
+
+@dataclass
+class Scene:
+    """A rendered picture and its labels (boxes xyxy in pixels, class indices, orientation 0-3 or -1)."""
+
+    image: np.ndarray
+    boxes: np.ndarray
+    class_ids: np.ndarray
+    orientation: np.ndarray
+
+
+@dataclass
+class Face:
+    """A face texture (TEX_H x TEX_W RGB), its class and whether its top is known to be the texture's top."""
+
+    texture: np.ndarray
+    class_id: int
+    oriented: bool = True
+
+
+@dataclass
+class TileSet:
+    """The look of one set in one scene: how faces are printed and what colour the body is."""
+
+    faces: str  # "art", "hk" or "mixed"
+    face_color: np.ndarray
+    body_color: np.ndarray
+    back_fraction: float
+    back_texture: np.ndarray
+    art_style: dict = field(default_factory=dict)
+    printed: dict[int, Face] = field(default_factory=dict)
+
+
+class FacePool:
+    """Every face texture the generator can print, by class."""
+
+    def __init__(
+        self,
+        art: list[ArtSet],
+        crops: list[tuple[np.ndarray, int]],
+        photos: list[LabeledImage] | None = None,
+        photo_crops_per_class: int = 60,
+        seed: int = 0,
+    ) -> None:
+        self.art = art
+        self.art_by_class: dict[int, list[np.ndarray]] = {}
+        for art_set in art:
+            for code, rgba in art_set.faces.items():
+                self.art_by_class.setdefault(CLASS_INDEX[code], []).append(_fit_rgba(rgba))
+        self.art_backs = [_fit_rgba(a.back)[..., :3] for a in art]
+        self.hk_by_class: dict[int, list[Face]] = {}
+        for image, cls in crops:
+            self.hk_by_class.setdefault(cls, []).append(Face(_resize(image), cls, True))
+        if photos:
+            self._add_photo_crops(photos, photo_crops_per_class, np.random.default_rng(seed))
+
+    def _add_photo_crops(self, photos: list[LabeledImage], per_class: int, rng: np.random.Generator) -> None:
+        """Faces cut from real photos: tiles whose box has a tile's proportions, turned to portrait."""
+        candidates: dict[int, list[tuple[LabeledImage, np.ndarray]]] = {}
+        for item in photos:
+            for box, cls in zip(item.boxes, item.class_ids, strict=True):
+                w, h = box[2] - box[0], box[3] - box[1]
+                ratio = max(w, h) / max(1.0, min(w, h))
+                if min(w, h) >= 32 and 1.15 <= ratio <= 1.6:
+                    candidates.setdefault(int(cls), []).append((item, box))
+        cache: dict[str, np.ndarray] = {}
+        for cls, items in candidates.items():
+            for k in rng.permutation(len(items))[:per_class]:
+                item, box = items[k]
+                key = str(item.path)
+                if key not in cache:
+                    cache[key] = cv2.cvtColor(cv2.imread(key), cv2.COLOR_BGR2RGB)
+                x1, y1, x2, y2 = box.astype(int)
+                crop = cache[key][y1:y2, x1:x2]
+                if crop.shape[1] > crop.shape[0]:
+                    crop = np.rot90(crop, 1 if rng.random() < 0.5 else 3)
+                self.hk_by_class.setdefault(cls, []).append(Face(_resize(crop), cls, False))
+            if len(cache) > 400:
+                cache.clear()
+
+    def face(self, rng: np.random.Generator, cls: int, tile_set: TileSet) -> Face:
+        """The face of class ``cls`` in the set ``tile_set`` (every copy of a tile in a set looks the same)."""
+        if cls in tile_set.printed:
+            return tile_set.printed[cls]
+        tile_set.printed[cls] = self._new_face(rng, cls, tile_set)
+        return tile_set.printed[cls]
+
+    def _new_face(self, rng: np.random.Generator, cls: int, tile_set: TileSet) -> Face:
+        use_hk = tile_set.faces == "hk" or (tile_set.faces == "mixed" and rng.random() < 0.5)
+        if use_hk and cls in self.hk_by_class:
+            pool = self.hk_by_class[cls]
+            face = pool[int(rng.integers(len(pool)))]
+            texture = _restyle_photo(rng, face.texture)
+            return Face(texture, cls, face.oriented)
+        arts = self.art_by_class[cls]
+        rgba = arts[int(rng.integers(len(arts)))]
+        return Face(_print_art(rng, rgba, tile_set), cls, True)
+
+    def tile_set(self, rng: np.random.Generator, faces: str | None = None) -> TileSet:
+        """A random look for a set: face colour, body colours, back."""
+        faces = faces or str(rng.choice(["art", "hk", "mixed"], p=[0.5, 0.3, 0.2]))
+        if rng.random() < 0.12 and faces == "art":
+            face_color = rng.uniform(20, 70, 3) * np.array([1.0, 1.0, 1.05])
+        else:
+            base = rng.uniform(200, 252)
+            tint = rng.normal(0, 1, 3) * np.array([3, 3, 3]) + np.array([2, 0, -12]) * rng.uniform(0, 1.2)
+            face_color = np.clip(base + tint, 150, 255)
+        palette = np.array(
+            [
+                [40, 120, 60],
+                [30, 80, 160],
+                [220, 180, 40],
+                [230, 120, 30],
+                [200, 40, 40],
+                [230, 120, 160],
+                [30, 30, 30],
+                [230, 230, 225],
+                [20, 130, 140],
+                [120, 60, 160],
+                [90, 160, 60],
+                [160, 100, 60],
+            ],
+            np.float64,
+        )
+        body = palette[int(rng.integers(len(palette)))] + rng.normal(0, 18, 3)
+        body = np.clip(body, 0, 255)
+        if rng.random() < 0.35:
+            back = self.art_backs[int(rng.integers(len(self.art_backs)))]
+            if rng.random() < 0.5:
+                hsv = cv2.cvtColor(back, cv2.COLOR_RGB2HSV)
+                hsv[..., 0] = (hsv[..., 0].astype(int) + int(rng.integers(180))) % 180
+                back = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+        else:
+            back = _plain_back(rng, body)
+        art_style = {
+            "hue": float(rng.uniform(0, 180)) if rng.random() < 0.3 else float(rng.normal(0, 6)),
+            "sat": float(rng.uniform(0.6, 1.3)),
+            "ink": rng.uniform(0, 90, 3) if rng.random() < 0.4 else None,
+            "scale": float(rng.uniform(0.72, 0.95)),
+            "weight": int(rng.choice([-1, 0, 0, 0, 1])),
+        }
+        return TileSet(
+            faces=faces,
+            face_color=face_color,
+            body_color=body,
+            back_fraction=float(rng.uniform(0.25, 0.65)),
+            back_texture=np.ascontiguousarray(back, np.uint8),
+            art_style=art_style,
+        )
+
+
+def _resize(image: np.ndarray) -> np.ndarray:
+    return cv2.resize(np.ascontiguousarray(image), (TEX_W, TEX_H), interpolation=cv2.INTER_AREA)
+
+
+def _fit_rgba(rgba: np.ndarray) -> np.ndarray:
+    """The art (600 x 800 RGBA) reduced to twice the texture size, for printing at any scale."""
+    return cv2.resize(rgba, (TEX_W * 2, TEX_H * 2), interpolation=cv2.INTER_AREA)
+
+
+def _plain_back(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
+    yy, xx = np.mgrid[0:TEX_H, 0:TEX_W].astype(np.float32)
+    grad = 1.0 + 0.08 * ((yy / TEX_H) - 0.5) * rng.normal() + 0.05 * ((xx / TEX_W) - 0.5) * rng.normal()
+    tex = body[None, None, :] * grad[..., None]
+    if rng.random() < 0.3:
+        pattern = np.sin(xx / rng.uniform(3, 9)) * np.sin(yy / rng.uniform(3, 9))
+        tex += pattern[..., None] * rng.uniform(5, 25)
+    if rng.random() < 0.2:
+        cx, cy = TEX_W / 2, TEX_H / 2
+        ring = np.abs(np.hypot(xx - cx, yy - cy) - rng.uniform(20, 45)) < rng.uniform(1.5, 4)
+        tex[ring] = tex[ring] * 0.6 + 255 * 0.4
+    return np.clip(tex + rng.normal(0, 2, tex.shape), 0, 255).astype(np.uint8)
+
+
+def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet) -> np.ndarray:
+    """Print an art face on a face of the set's colour, in the set's ink colours and stroke weight."""
+    style = tile_set.art_style
+    face = np.empty((TEX_H, TEX_W, 3), np.float32)
+    face[:] = tile_set.face_color
+    yy, xx = np.mgrid[0:TEX_H, 0:TEX_W].astype(np.float32)
+    face *= (1.0 + 0.04 * rng.normal() * (yy / TEX_H - 0.5))[..., None]
+    scale = style["scale"] * rng.uniform(0.95, 1.05)
+    aw, ah = int(TEX_W * scale), int(TEX_H * scale)
+    art = cv2.resize(rgba, (aw, ah), interpolation=cv2.INTER_AREA).astype(np.float32)
+    rgb, alpha = art[..., :3], art[..., 3:] / 255.0
+    if style["weight"]:
+        kernel = np.ones((2, 2), np.uint8)
+        a8 = (alpha[..., 0] * 255).astype(np.uint8)
+        a8 = cv2.dilate(a8, kernel) if style["weight"] > 0 else cv2.erode(a8, kernel)
+        alpha = a8[..., None].astype(np.float32) / 255.0
+    hsv = cv2.cvtColor(np.clip(rgb, 0, 255).astype(np.uint8), cv2.COLOR_RGB2HSV).astype(np.float32)
+    hsv[..., 0] = (hsv[..., 0] + style["hue"]) % 180
+    hsv[..., 1] = np.clip(hsv[..., 1] * style["sat"], 0, 255)
+    rgb = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
+    if style["ink"] is not None:
+        dark = (hsv[..., 1] < 60) & (hsv[..., 2] < 90)
+        rgb[dark] = style["ink"]
+    if tile_set.face_color.mean() < 100:
+        luminance = rgb.mean(axis=2, keepdims=True)
+        rgb = np.where(luminance < 80, 255 - rgb * 0.3, rgb)
+    x0 = (TEX_W - aw) // 2 + int(rng.integers(-3, 4))
+    y0 = (TEX_H - ah) // 2 + int(rng.integers(-4, 5))
+    x0, y0 = int(np.clip(x0, 0, TEX_W - aw)), int(np.clip(y0, 0, TEX_H - ah))
+    region = face[y0 : y0 + ah, x0 : x0 + aw]
+    region[:] = region * (1 - alpha) + rgb * alpha
+    return np.clip(face, 0, 255).astype(np.uint8)
+
+
+def _restyle_photo(rng: np.random.Generator, texture: np.ndarray) -> np.ndarray:
+    """A small change of colour and crop of a real face, so that one photo gives many prints."""
+    tex = texture.astype(np.float32)
+    tex = tex * rng.uniform(0.9, 1.1, 3) + rng.normal(0, 6, 3)
+    if rng.random() < 0.5:
+        pad = int(rng.integers(1, 8))
+        tex = cv2.resize(tex[pad:-pad, pad:-pad], (TEX_W, TEX_H))
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
+# ----------------------------------------------------------------------------------------------- geometry
+
+
+@dataclass
+class Tile:
+    """One tile in the world: class, pose and the face printed on it."""
+
+    class_id: int
+    face: Face | None
+    center: np.ndarray  # x, y on the table
+    yaw: float  # radians, turn about the vertical axis
+    pose: str  # "flat", "down", "standing", "standing_back"
+    lean: float = 0.0
+
+
+def _rot_z(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+def _rot_x(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+_POSES = {
+    "flat": np.eye(3),
+    "down": np.diag([-1.0, 1.0, -1.0]),
+    "standing": np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]]),
+    "standing_back": np.array([[-1.0, 0, 0], [0, 0, 1], [0, 1, 0]]),
+}
+
+
+def _tile_quads(w: float, h: float, d: float) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """The six faces of a tile box centred at the origin: (kind, 4 corners TL TR BR BL, outward normal).
+
+    The face is at +z with its top towards +y; sides run from the face (first two corners) to the back.
+    """
+    x, y, z = w / 2, h / 2, d / 2
+    return [
+        ("face", np.array([[-x, y, z], [x, y, z], [x, -y, z], [-x, -y, z]]), np.array([0, 0, 1.0])),
+        ("back", np.array([[x, y, -z], [-x, y, -z], [-x, -y, -z], [x, -y, -z]]), np.array([0, 0, -1.0])),
+        ("side", np.array([[-x, y, z], [x, y, z], [x, y, -z], [-x, y, -z]]), np.array([0, 1.0, 0])),
+        ("side", np.array([[x, -y, z], [-x, -y, z], [-x, -y, -z], [x, -y, -z]]), np.array([0, -1.0, 0])),
+        ("side", np.array([[x, y, z], [x, -y, z], [x, -y, -z], [x, y, -z]]), np.array([1.0, 0, 0])),
+        ("side", np.array([[-x, -y, z], [-x, y, z], [-x, y, -z], [-x, -y, -z]]), np.array([-1.0, 0, 0])),
+    ]
+
+
+class Camera:
+    """A pinhole camera looking at ``target`` from ``elevation`` above the table, then a 2-D fit to the image."""
+
+    def __init__(self, target: np.ndarray, distance: float, elevation: float, azimuth: float) -> None:
+        horizontal = np.array([math.sin(azimuth), -math.cos(azimuth), 0.0])
+        self.position = target + distance * (math.cos(elevation) * horizontal + np.array([0, 0, math.sin(elevation)]))
+        forward = target - self.position
+        forward /= np.linalg.norm(forward)
+        right = np.cross(forward, [0, 0, 1.0])
+        if np.linalg.norm(right) < 1e-6:
+            right = np.array([math.cos(azimuth), math.sin(azimuth), 0.0])
+        right /= np.linalg.norm(right)
+        up = np.cross(right, forward)
+        self.rotation = np.stack([right, -up, forward])
+        self.affine = np.eye(3)
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """World points (N, 3) to image pixels (N, 2)."""
+        cam = (points - self.position) @ self.rotation.T
+        z = np.maximum(cam[:, 2:3], 1e-3)
+        uv = np.concatenate([cam[:, :2] / z, np.ones((len(points), 1))], axis=1)
+        return (uv @ self.affine.T)[:, :2]
+
+    def depth(self, points: np.ndarray) -> np.ndarray:
+        return (points - self.position) @ self.rotation[2]
+
+
+# ------------------------------------------------------------------------------------------------ layouts
+
+
+def _random_classes(rng: np.random.Generator, n: int, flowers: bool, red_fives: bool) -> list[int]:
+    pool = [i for i in FACE_IDS if (flowers or i not in FLOWER_IDS) and (red_fives or i not in RED_FIVE_IDS)]
+    return [int(pool[i]) for i in rng.integers(len(pool), size=n)]
+
+
+def _hand_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple) -> list[Tile]:
+    w, h = size
+    flowers = tile_set.faces != "art" or rng.random() < 0.4
+    red = tile_set.faces != "hk" and rng.random() < 0.6
+    n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4]))
+    melds = []
+    for _ in range(n_melds):
+        kind = rng.choice(["chow", "pung", "kong", "concealed_kong"], p=[0.4, 0.35, 0.12, 0.13])
+        first = _random_classes(rng, 1, False, red)[0]
+        if kind == "chow":
+            tiles = [first] * 3 if CLASSES[first][1] == "z" else _chow(first)
+        else:
+            tiles = [first] * (3 if kind == "pung" else 4)
+        melds.append((str(kind), tiles))
+    n_concealed = max(1, 14 - 3 * n_melds - int(rng.integers(0, 2)))
+    standing = rng.random() < 0.3
+    tiles: list[Tile] = []
+    gap = rng.uniform(0.0, 0.06)
+    x = 0.0
+    for k, cls in enumerate(_random_classes(rng, n_concealed, False, red)):
+        if k == n_concealed - 1 and rng.random() < 0.5:
+            x += rng.uniform(0.2, 0.9)
+        pose = "standing" if standing else "flat"
+        lean = rng.uniform(-0.25, 0.1) if standing else 0.0
+        y = rng.normal(0, 0.02) + (0 if not standing else -h / 2)
+        tiles.append(_tile(rng, pool, tile_set, cls, (x + w / 2, y), rng.normal(0, 0.02), pose, lean))
+        x += w + gap + abs(rng.normal(0, 0.01))
+    second_row = rng.random() < 0.5
+    mx = rng.uniform(-1.0, 2.0) if second_row else x + rng.uniform(0.4, 1.5)
+    my = -(h + rng.uniform(0.3, 1.6)) if second_row else 0.0
+    if second_row and rng.random() < 0.5:
+        my = h + rng.uniform(0.3, 1.6) + (h / 2 if standing else 0)
+    for kind, classes in melds:
+        side = int(rng.integers(0, len(classes))) if kind != "concealed_kong" and rng.random() < 0.7 else -1
+        for k, cls in enumerate(classes):
+            face_down = kind == "concealed_kong" and (k in (0, 3)) != (rng.random() < 0.15)
+            if k == side:
+                tiles.append(
+                    _tile(rng, pool, tile_set, cls, (mx + h / 2, my - (h - w) / 2), math.pi / 2 * rng.choice([1, -1]))
+                )
+                mx += h + gap
+            else:
+                pose = "down" if face_down else "flat"
+                tiles.append(_tile(rng, pool, tile_set, cls, (mx + w / 2, my), rng.normal(0, 0.02), pose))
+                mx += w + gap
+        mx += rng.uniform(0.2, 1.2)
+    if flowers and rng.random() < 0.6:
+        fx, fy = rng.uniform(-1, 4), (my if second_row else 0) + rng.choice([-1, 1]) * (h + rng.uniform(0.5, 2))
+        for cls in rng.choice(FLOWER_IDS, size=int(rng.integers(1, 5)), replace=False):
+            tiles.append(_tile(rng, pool, tile_set, int(cls), (fx + w / 2, fy), rng.normal(0, 0.03)))
+            fx += w + rng.uniform(0, 0.3)
+    return tiles
+
+
+def _chow(first: int) -> list[int]:
+    code = CLASSES[first]
+    number = int(code[0]) or 5
+    start = min(number, 7)
+    return [CLASS_INDEX[f"{n}{code[1]}"] for n in range(start, start + 3)]
+
+
+def _grid_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple) -> list[Tile]:
+    w, h = size
+    rows, cols = int(rng.integers(1, 7)), int(rng.integers(2, 10))
+    gap_x, gap_y = rng.uniform(0, 0.1), rng.uniform(0, 0.15)
+    turned = rng.random() < 0.15
+    classes = _random_classes(rng, rows * cols, True, tile_set.faces != "hk")
+    tiles = []
+    for r in range(rows):
+        row_yaw = math.pi if rng.random() < 0.1 else 0.0
+        for c in range(cols):
+            cls = classes[r * cols + c]
+            pose = "down" if rng.random() < 0.05 else "flat"
+            yaw = row_yaw + rng.normal(0, 0.03) + (math.pi / 2 * rng.integers(4) if turned else 0)
+            tiles.append(
+                _tile(
+                    rng,
+                    pool,
+                    tile_set,
+                    cls if pose == "flat" else BACK_ID,
+                    (c * (w + gap_x), -r * (h + gap_y)),
+                    yaw,
+                    pose,
+                )
+            )
+    return tiles
+
+
+def _scatter_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple) -> list[Tile]:
+    w, h = size
+    n = int(rng.integers(3, 25))
+    extent = math.sqrt(n) * rng.uniform(1.6, 2.6)
+    tiles: list[Tile] = []
+    centers: list[np.ndarray] = []
+    classes = _random_classes(rng, n, True, tile_set.faces != "hk")
+    for cls in classes:
+        for _ in range(20):
+            p = rng.uniform(-extent, extent, 2)
+            if all(np.linalg.norm(p - q) > h * 1.05 for q in centers):
+                centers.append(p)
+                pose = "down" if rng.random() < 0.12 else "flat"
+                tiles.append(_tile(rng, pool, tile_set, cls, tuple(p), rng.uniform(-math.pi, math.pi), pose))
+                break
+    return tiles
+
+
+def _wall_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple) -> list[Tile]:
+    """A row of tiles standing with their backs to the camera or lying face down, then a hand in front."""
+    w, h = size
+    tiles = []
+    n = int(rng.integers(4, 15))
+    standing = rng.random() < 0.5
+    for k in range(n):
+        pose = "standing_back" if standing else "down"
+        tiles.append(_tile(rng, pool, tile_set, BACK_ID, (k * (w + 0.01), h * 1.5), 0.0, pose))
+    return tiles + _hand_layout(rng, pool, tile_set, size)
+
+
+def _tile(
+    rng: np.random.Generator,
+    pool: FacePool,
+    tile_set: TileSet,
+    cls: int,
+    xy: tuple,
+    yaw: float,
+    pose: str = "flat",
+    lean: float = 0.0,
+) -> Tile:
+    if pose in ("down", "standing_back"):
+        return Tile(BACK_ID, None, np.array(xy, float), float(yaw), pose, lean)
+    return Tile(cls, pool.face(rng, cls, tile_set), np.array(xy, float), float(yaw), pose, lean)
+
+
+# ------------------------------------------------------------------------------------------------ textures
+
+
+def _table_texture(rng: np.random.Generator, n: int = 384) -> np.ndarray:
+    """A table top seen from above: felt, wood, a plain cloth or a felt mat in a wooden frame."""
+    kind = rng.choice(["felt", "wood", "plain", "framed"], p=[0.35, 0.25, 0.2, 0.2])
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    low = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
+
+    def felt() -> np.ndarray:
+        colors = [[30, 120, 60], [20, 90, 50], [30, 60, 130], [120, 30, 40], [60, 60, 60], [20, 20, 25]]
+        base = np.array(colors[int(rng.integers(len(colors)))], np.float32) + rng.normal(0, 15, 3)
+        tex = (
+            base + low[..., None] * rng.uniform(3, 12) + rng.standard_normal((n, n, 1), np.float32) * rng.uniform(3, 12)
+        )
+        if rng.random() < 0.6:
+            period = rng.uniform(2.5, 6)
+            weave = np.sin(xx * n * 2 * np.pi / period) * np.sin(yy * n * 2 * np.pi / period)
+            tex += weave[..., None] * rng.uniform(4, 14)
+        return tex
+
+    def wood() -> np.ndarray:
+        base = np.array([rng.uniform(150, 220), rng.uniform(100, 160), rng.uniform(60, 110)], np.float32)
+        warp = cv2.resize(rng.normal(0, 1, (4, 16)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
+        grain = np.sin((yy * rng.uniform(20, 60) + warp * 0.6) * 2 * np.pi)
+        fine = cv2.GaussianBlur(rng.standard_normal((n, n), np.float32), (0, 0), sigmaX=6, sigmaY=0.6)
+        tex = base * (1 + 0.08 * grain[..., None] + 0.08 * fine[..., None] + 0.05 * low[..., None])
+        return np.ascontiguousarray(np.rot90(tex)) if rng.random() < 0.5 else tex
+
+    def plain() -> np.ndarray:
+        base = rng.uniform(150, 245) + rng.normal(0, 8, 3)
+        return np.float32(base) + low[..., None] * 5 + rng.standard_normal((n, n, 1), np.float32) * 2.5
+
+    if kind == "felt":
+        tex = felt()
+    elif kind == "wood":
+        tex = wood()
+    elif kind == "plain":
+        tex = plain()
+    else:
+        tex = wood()
+        inner = felt()
+        m = rng.uniform(0.05, 0.3)
+        mask = (xx > m) & (xx < 1 - m) & (yy > m) & (yy < 1 - m)
+        tex[mask] = inner[mask]
+    return np.clip(tex, 0, 255).astype(np.uint8)
+
+
+def _side_texture(tile_set: TileSet, shade: float) -> np.ndarray:
+    """A side of a tile: the face colour near the face, the body colour towards the back, a seam between."""
+    tex = np.empty((32, 16, 3), np.float32)
+    split = int(32 * (1 - tile_set.back_fraction))
+    tex[:split] = tile_set.face_color * 0.97
+    tex[split:] = tile_set.body_color
+    tex[max(0, split - 1) : split + 1] *= 0.8
+    return np.clip(tex * shade, 0, 255).astype(np.uint8)
+
+
+def _rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
+    mask = np.zeros((h, w), np.uint8)
+    r = max(1, int(radius))
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    return mask
+
+
+_FACE_MASK = _rounded_mask(TEX_W, TEX_H, TEX_W * 0.09)
+
+
+# ------------------------------------------------------------------------------------------------ renderer
+
+
+class SceneRenderer:
+    """Renders random scenes of tiles; ``render(rng)`` gives one ``Scene``."""
+
+    def __init__(self, pool: FacePool, size: int = 640) -> None:
+        self.pool = pool
+        self.size = size
+
+    def render(self, rng: np.random.Generator, faces: str | None = None) -> Scene:
+        """One random scene. ``faces`` forces the face source: "art", "hk" or "mixed"."""
+        for _ in range(10):
+            scene = self._try_render(rng, faces)
+            if scene is not None:
+                return scene
+        raise RuntimeError("could not place a scene in the picture after 10 tries")
+
+    def _try_render(self, rng: np.random.Generator, faces: str | None) -> Scene | None:
+        S = self.size
+        tile_set = self.pool.tile_set(rng, faces)
+        w, h = 1.0, rng.uniform(1.25, 1.45)
+        d = rng.uniform(0.5, 0.85)
+        layout = rng.choice(["hand", "grid", "scatter", "wall"], p=[0.5, 0.2, 0.15, 0.15])
+        make = {"hand": _hand_layout, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
+        tiles = make[str(layout)](rng, self.pool, tile_set, (w, h))
+        if not tiles:
+            return None
+        centers = np.array([t.center for t in tiles])
+        mid = (centers.min(0) + centers.max(0)) / 2
+        radius = max(2.0, float(np.max(np.linalg.norm(centers - mid, axis=1))) + h)
+        standing = any(t.pose.startswith("standing") for t in tiles)
+        if standing and rng.random() < 0.6:
+            elevation = rng.uniform(0.08, 0.6)
+        else:
+            elevation = rng.uniform(0.5, 1.5707) if rng.random() < 0.7 else rng.uniform(1.2, 1.5707)
+        azimuth = rng.normal(0, 0.5) if rng.random() < 0.6 else rng.uniform(-math.pi, math.pi)
+        camera = Camera(np.array([mid[0], mid[1], 0.0]), radius * rng.uniform(1.6, 6.0), elevation, azimuth)
+
+        quads = self._tile_geometry(tiles, w, h, d)
+        corners = np.concatenate([q[1] for tq in quads for q in tq])
+        if np.any(camera.depth(corners) < 0.5):
+            return None
+        faces = np.stack([tq[0][1] if t.face is not None else tq[1][1] for t, tq in zip(tiles, quads, strict=True)])
+        camera.affine = self._fit(rng, camera.project(corners), camera.project(faces.reshape(-1, 3)), S)
+        light = np.array([rng.normal(0, 0.6), rng.normal(0, 0.6), rng.uniform(0.6, 1.5)])
+        light /= np.linalg.norm(light)
+        ambient = rng.uniform(0.45, 0.75)
+
+        image = self._background(rng, camera, mid, radius, S).astype(np.float32)
+        self._shadows(rng, image, camera, tiles, w, h, d, light)
+        ids = np.full((S, S), -1, np.int32)
+        face_area = np.zeros(len(tiles))
+        order = np.argsort([-camera.depth(np.array([[*t.center, 0.0]]))[0] for t in tiles])
+        face_quads: dict[int, np.ndarray] = {}
+        for index in order:
+            tile = tiles[index]
+            for kind, corners3, normal in quads[index]:
+                to_camera = camera.position - corners3.mean(0)
+                facing = float(normal @ to_camera) / (np.linalg.norm(to_camera) + 1e-9)
+                if facing <= 0.02:
+                    continue
+                pts = camera.project(corners3)
+                shade = ambient + (1 - ambient) * max(0.0, float(normal @ light))
+                if kind == "side":
+                    texture, mask = _side_texture(tile_set, 1.0), None
+                elif kind == "face":
+                    if tile.face is None:
+                        texture, mask = tile_set.back_texture, _FACE_MASK
+                    else:
+                        texture, mask = tile.face.texture, _FACE_MASK
+                else:
+                    texture, mask = tile_set.back_texture, _FACE_MASK
+                label_kind = (kind == "face" and tile.face is not None) or (kind == "back" and tile.face is None)
+                tag = index * 2 + 1 if label_kind else index * 2
+                area = _draw_quad(image, ids, texture, mask, pts, shade, tag)
+                if label_kind and facing > 0.3:
+                    face_area[index] = area
+                    face_quads[index] = pts
+        visible = np.bincount(ids[ids >= 0].ravel(), minlength=2 * len(tiles))[1::2]
+        self._glare(rng, image)
+        image = _finish(rng, image)
+        boxes, classes, orient = [], [], []
+        for index, pts in face_quads.items():
+            if face_area[index] < 30 or visible[index] < MIN_VISIBLE_FRACTION * face_area[index]:
+                continue
+            x1, y1 = np.clip(pts.min(0), 0, S)
+            x2, y2 = np.clip(pts.max(0), 0, S)
+            full = np.prod(pts.max(0) - pts.min(0))
+            if (x2 - x1) * (y2 - y1) < 0.6 * full or min(x2 - x1, y2 - y1) < 4:
+                continue
+            tile = tiles[index]
+            boxes.append([x1, y1, x2, y2])
+            classes.append(tile.class_id)
+            orient.append(_orientation(pts) if tile.face is None or tile.face.oriented else -1)
+        if not boxes:
+            return None
+        return Scene(image, np.array(boxes, np.float32), np.array(classes, np.int64), np.array(orient, np.int64))
+
+    @staticmethod
+    def _tile_geometry(tiles: list[Tile], w: float, h: float, d: float) -> list[list]:
+        """World corners of every face of every tile."""
+        base = _tile_quads(w, h, d)
+        out = []
+        for tile in tiles:
+            pose = _POSES[tile.pose]
+            if tile.lean:
+                pose = _rot_x(tile.lean) @ pose
+            rot = _rot_z(tile.yaw) @ pose
+            lift = d / 2 if tile.pose in ("flat", "down") else h / 2 * math.cos(tile.lean)
+            center = np.array([tile.center[0], tile.center[1], lift])
+            out.append([(kind, c @ rot.T + center, rot @ n) for kind, c, n in base])
+        return out
+
+    @staticmethod
+    def _fit(rng: np.random.Generator, pts: np.ndarray, faces: np.ndarray, S: int) -> np.ndarray:
+        """A 2-D transform (roll, stretch, scale, shift) that puts the projected scene into the picture.
+
+        The scale gives the tiles a random size (mostly 24 to 150 pixels for a 640 picture) and lets a large
+        layout run over the edges of the picture.
+        """
+        roll = (
+            0.0
+            if rng.random() < 0.35
+            else (rng.integers(4) * math.pi / 2 if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi))
+        )
+        c, s = math.cos(roll), math.sin(roll)
+        rot = np.array([[c, -s], [s, c]])
+        stretch = 1.0
+        r = rng.random()
+        if r < 0.4:
+            stretch = math.exp(rng.normal(0, 0.25))
+        elif r < 0.5:
+            stretch = rng.uniform(2.5, 10) ** rng.choice([1, -1])
+        scale_xy = np.array([math.sqrt(stretch), 1 / math.sqrt(stretch)])
+        p = (pts @ rot.T) * scale_xy
+        lo, hi = p.min(0), p.max(0)
+        quads = ((faces @ rot.T) * scale_xy).reshape(-1, 4, 2)
+        edge = float(np.median(np.max(quads.max(1) - quads.min(1), axis=1)))
+        tile_px = math.exp(rng.uniform(math.log(24), math.log(150))) if rng.random() < 0.9 else rng.uniform(12, 24)
+        tile_px *= S / 640
+        fit = rng.uniform(0.6, 0.98) * S / max(float(np.max(hi - lo)), 1e-6)
+        scale = min(tile_px / max(edge, 1e-6), fit * rng.uniform(1.0, 1.8))
+        extent = (hi - lo) * scale
+        room = S - extent
+        offset = np.where(room > 0, rng.uniform(0, 1, 2) * np.maximum(room, 0), rng.uniform(0, 1, 2) * room)
+        offset = offset - lo * scale
+        if rng.random() < 0.1:
+            offset += rng.normal(0, 0.08 * S, 2)
+        m = np.eye(3)
+        m[:2, :2] = np.diag(scale_xy * scale) @ rot
+        m[:2, 2] = offset
+        return m
+
+    def _background(
+        self, rng: np.random.Generator, camera: Camera, mid: np.ndarray, radius: float, S: int
+    ) -> np.ndarray:
+        far = _table_texture(rng, 128)
+        image = cv2.resize(far, (S, S), interpolation=cv2.INTER_LINEAR)
+        span = radius * rng.uniform(3, 8)
+        tex = _table_texture(rng)
+        n = tex.shape[0]
+        for _ in range(8):
+            world = np.array([[-span, span, 0], [span, span, 0], [span, -span, 0], [-span, -span, 0]])
+            world[:, :2] += mid
+            if np.all(camera.depth(world) > 0.05 * radius):
+                break
+            span *= 0.6
+        else:
+            return image
+        dst = camera.project(world).astype(np.float32)
+        src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+        matrix = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(tex, matrix, (S, S), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        inside = cv2.warpPerspective(np.full((n, n), 255, np.uint8), matrix, (S, S)) > 127
+        return np.where(inside[..., None], warped, image)
+
+    @staticmethod
+    def _shadows(rng, image, camera, tiles, w, h, d, light) -> None:
+        if rng.random() < 0.25:
+            return
+        S = image.shape[0]
+        mask = np.zeros((S, S), np.float32)
+        dx, dy = -light[0] / max(light[2], 0.3), -light[1] / max(light[2], 0.3)
+        for tile in tiles:
+            height = d if tile.pose in ("flat", "down") else h
+            rot = _rot_z(tile.yaw)[:2, :2]
+            half = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+            if tile.pose.startswith("standing"):
+                half[:, 1] *= d / h
+            foot = half @ rot.T + tile.center
+            shifted = foot + np.array([dx, dy]) * height
+            poly = np.concatenate([foot, shifted])
+            hull = cv2.convexHull(camera.project(np.c_[poly, np.zeros(len(poly))]).astype(np.float32))
+            cv2.fillConvexPoly(mask, hull.astype(np.int32), 1.0)
+        blur = rng.uniform(2, 10) * S / 640
+        mask = cv2.GaussianBlur(mask, (0, 0), blur)
+        image *= (1 - rng.uniform(0.25, 0.6) * mask)[..., None]
+
+    @staticmethod
+    def _glare(rng: np.random.Generator, image: np.ndarray) -> None:
+        """A light gradient across the picture and a few soft highlights (computed small, then enlarged)."""
+        S, n = image.shape[0], 160
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+        gx, gy = rng.normal(0, 0.6, 2)
+        gain = 1 + 0.25 * rng.random() * (gx * (xx - 0.5) + gy * (yy - 0.5))
+        light = np.zeros((n, n), np.float32)
+        for _ in range(int(rng.choice([0, 0, 1, 1, 2, 3]))):
+            cx, cy = rng.uniform(0, 1, 2)
+            sx, sy = rng.uniform(0.02, 0.15, 2)
+            light += np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2) / 2) * rng.uniform(40, 160)
+        gain = cv2.resize(gain.astype(np.float32), (S, S))
+        light = cv2.resize(light, (S, S))
+        image *= gain[..., None]
+        image += light[..., None]
+
+
+def _draw_quad(
+    image: np.ndarray,
+    ids: np.ndarray,
+    texture: np.ndarray,
+    mask: np.ndarray | None,
+    pts: np.ndarray,
+    shade: float,
+    tag: int,
+) -> float:
+    """Warp ``texture`` onto the quad ``pts`` (TL TR BR BL), shaded; returns the quad's area in pixels."""
+    S = image.shape[0]
+    x1, y1 = np.floor(pts.min(0)).astype(int)
+    x2, y2 = np.ceil(pts.max(0)).astype(int) + 1
+    area = 0.5 * abs(float(np.cross(pts[2] - pts[0], pts[3] - pts[1])))
+    cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, S), min(y2, S)
+    if cx2 <= cx1 or cy2 <= cy1 or area < 1:
+        return area
+    th, tw = texture.shape[:2]
+    edge = max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[3] - pts[0]), 1.0)
+    if edge * 1.5 < max(tw, th):
+        factor = max(edge * 1.5 / max(tw, th), 0.05)
+        nw, nh = max(2, int(tw * factor)), max(2, int(th * factor))
+        texture = cv2.resize(texture, (nw, nh), interpolation=cv2.INTER_AREA)
+        if mask is not None:
+            mask = cv2.resize(mask, (nw, nh), interpolation=cv2.INTER_AREA)
+        th, tw = nh, nw
+    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    dst = (pts - np.array([cx1, cy1])).astype(np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    size = (cx2 - cx1, cy2 - cy1)
+    warped = cv2.warpPerspective(texture, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha_src = mask if mask is not None else np.full((th, tw), 255, np.uint8)
+    alpha = cv2.warpPerspective(alpha_src, matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255.0
+    region = image[cy1:cy2, cx1:cx2]
+    a = alpha[..., None]
+    region[:] = region * (1 - a) + warped.astype(np.float32) * shade * a
+    ids[cy1:cy2, cx1:cx2][alpha > 0.5] = tag
+    return area
+
+
+def _orientation(pts: np.ndarray) -> int:
+    """Quarter turns clockwise of a face whose corners TL TR BR BL are ``pts`` (image y points down)."""
+    up = (pts[0] + pts[1]) / 2 - (pts[2] + pts[3]) / 2
+    angle = math.degrees(math.atan2(up[0], -up[1]))
+    return int(round(angle / 90.0)) % 4
+
+
+def _finish(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """Colour balance, blur, noise and JPEG, as a phone camera adds them."""
+    image = image * (rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.25)).astype(np.float32)
+    r = rng.random()
+    if r < 0.25:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.6, 2.2))
+    elif r < 0.35:
+        k = int(rng.integers(3, 9))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kernel = cv2.warpAffine(kernel, rot, (k, k))
+        image = cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6))
+    if rng.random() < 0.6:
+        image = image + rng.standard_normal(image.shape, np.float32) * rng.uniform(1, 7)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    if rng.random() < 0.15:
+        S = image.shape[0]
+        small = int(S * rng.uniform(0.35, 0.7))
+        image = cv2.resize(cv2.resize(image, (small, small), interpolation=cv2.INTER_AREA), (S, S))
+    if rng.random() < 0.7:
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+        image = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    return image

@@ -36,14 +36,12 @@ class NoModel(RuntimeError):
 
 def load_model(model_dir: Path | None = None) -> Any:
     """The ONNX tile model, loaded once (``models/`` by default). Raises NoModel with the reason."""
-    try:
-        from vision.detector import TileModel
-    except ImportError as exc:
-        raise NoModel(f"the tile model code is not installed ({exc})") from None
+    from vision.detector import ModelError, ModelNotFoundError, TileModel
+
     try:
         return TileModel(model_dir)
-    except Exception as exc:  # missing, unreadable or incompatible model files: each says why in its message
-        raise NoModel(f"the tile model cannot be loaded: {exc}") from exc
+    except (ModelNotFoundError, ModelError) as exc:
+        raise NoModel(str(exc)) from None
 
 
 @dataclass

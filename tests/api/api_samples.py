@@ -1,10 +1,17 @@
-"""Photos made on the spot for the API tests, and the repository's own test photos."""
+"""Photos made on the spot for the API tests, the repository's own test photos, and a real `mjscan serve`."""
 
 from __future__ import annotations
 
 import io
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import numpy as np
 from PIL import Image
 
@@ -32,3 +39,40 @@ def dataset_photos() -> list[Path]:
     """The small test photos committed under datasets/ (none until the vision colleague adds them)."""
     folder = ROOT / "datasets"
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(*args: str, timeout: float = 60.0) -> Iterator[str]:
+    """Run `mjscan serve` on a free loopback port with the given options; yields its base URL."""
+    port = free_port()
+    cmd = [str(Path(sys.executable).parent / "mjscan"), "serve", "--port", str(port), *args]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"mjscan serve stopped: {proc.stdout.read() if proc.stdout else ''}")
+            try:
+                if httpx.get(url + "/healthz", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("mjscan serve did not answer /healthz in time")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -185,6 +185,7 @@ function setMeldTiles(meld, tiles) {
 }
 
 function changed() {
+  saveSettings();
   renderHand();
   scheduleScore();
 }
@@ -457,6 +458,7 @@ function loadSettings() {
     state.ruleset = saved.ruleset || null;
     state.options = saved.options || {};
     state.situation = saved.situation || {};
+    if (saved.hand && Array.isArray(saved.hand.concealed)) state.hand = { ...emptyHand(), ...saved.hand };
   } catch {
     // a damaged entry is replaced on the next save
   }
@@ -466,7 +468,12 @@ function saveSettings() {
   try {
     localStorage.setItem(
       STORE_KEY,
-      JSON.stringify({ ruleset: state.ruleset, options: state.options, situation: state.situation }),
+      JSON.stringify({
+        ruleset: state.ruleset,
+        options: state.options,
+        situation: state.situation,
+        hand: state.hand,
+      }),
     );
   } catch {
     // private mode or full storage: the page works, it only forgets
@@ -734,7 +741,8 @@ function renderScore(result) {
   }
   const total = document.createElement("div");
   total.className = "total";
-  total.textContent = `${result.total} ${result.unit}`;
+  const fu = "fu" in result && result.unit !== "fu" ? ` ${result.fu} fu` : "";
+  total.textContent = `${result.total} ${result.unit}${fu}`;
   const verdict = document.createElement("div");
   verdict.className = `verdict ${result.winning ? "yes" : "no"}`;
   verdict.textContent = result.winning ? "winning hand" : "not a winning hand under these rules";
@@ -760,14 +768,14 @@ function renderScore(result) {
     box.appendChild(heading("Patterns"));
     box.appendChild(table);
   }
-  const extra = [];
-  for (const key of ["han", "fu"]) if (key in result) extra.push([key, result[key]]);
-  if (result.points) extra.push(["points", flat(result.points)]);
-  if (extra.length) box.appendChild(keyValues(extra));
-  const payments = Object.entries(result.payments || {});
+  if (result.points) {
+    box.appendChild(heading("Points"));
+    box.appendChild(keyValues(rowsOf("", result.points)));
+  }
+  const payments = rowsOf("", result.payments || {});
   if (payments.length) {
     box.appendChild(heading("Payments"));
-    box.appendChild(keyValues(payments.map(([k, v]) => [k.replace(/_/g, " "), flat(v)])));
+    box.appendChild(keyValues(payments));
   }
   for (const note of result.notes || []) {
     const p = document.createElement("p");
@@ -785,6 +793,7 @@ function heading(text) {
 
 function keyValues(pairs) {
   const table = document.createElement("table");
+  table.className = "kv";
   for (const [k, v] of pairs) {
     const tr = table.insertRow();
     tr.insertCell().textContent = k;
@@ -795,13 +804,16 @@ function keyValues(pairs) {
   return table;
 }
 
-function flat(value) {
-  if (value && typeof value === "object") {
-    return Object.entries(value)
-      .map(([k, v]) => `${k.replace(/_/g, " ")} ${flat(v)}`)
-      .join(", ");
+// Nested settlement objects as [label, value] rows: {"points": {"main": 700}} -> ["points: main", 700].
+function rowsOf(prefix, value) {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    return Object.entries(value).flatMap(([k, v]) => {
+      const name = k.replace(/_/g, " ");
+      return rowsOf(prefix ? `${prefix}: ${name}` : name, v);
+    });
   }
-  return String(value);
+  if (value === null || value === undefined) return [];
+  return [[prefix, Array.isArray(value) ? value.join(", ") : value]];
 }
 
 // ---- the photo ---------------------------------------------------------------------------------------
@@ -849,6 +861,7 @@ async function analyzePhoto(file) {
     $("warnings").appendChild(li);
   }
   setStatus(`${rec.tiles.length} tiles read in ${Math.round(rec.timings_ms.total || 0)} ms. Check them below.`);
+  saveSettings();
   renderHand();
   renderScore(body.score);
 }
@@ -901,6 +914,7 @@ async function start() {
   renderRules();
   saveSettings();
   renderHand();
+  scheduleScore();
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
     $("offline-note").textContent = "This page keeps working offline; reading photos and scoring need the server.";

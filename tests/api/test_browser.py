@@ -1,0 +1,169 @@
+"""The page in a real browser: headless Debian Chromium driven by Playwright against a real `mjscan serve`.
+
+Skipped with the reason when Chromium (apt package ``chromium``) or the Python package ``playwright`` is
+missing. Screenshots (375 x 812, a phone) go to $MJSCAN_SCREENSHOTS when set, else to the test's tmp folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from api_samples import dataset_photos, serving
+
+import scoring
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 375, "height": 812}
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+# A riichi hand of simples, won on 4p by self-draw (tanyao, pinfu, menzen tsumo), and the same hand after
+# one tile is corrected: 4m read as 1m makes 123m, which loses tanyao.
+BEFORE = "2m 3m 4m 4p 5p 6p 6s 7s 8s 2p 3p 5s 5s".split()
+CORRECTED_INDEX, CORRECTED_TO = 2, "1m"
+WIN = "4p"
+
+
+def shot_path(tmp_path: Path, name: str) -> Path:
+    folder = Path(os.environ.get("MJSCAN_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serving() as url:
+        yield url
+
+
+@pytest.fixture()
+def page(server):
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tab.goto(server + "/")
+        tab.wait_for_selector("body[data-ready=true]")
+        yield tab
+        assert not errors, f"JavaScript errors on the page: {errors}"
+        browser.close()
+
+
+def pick(page, opener: str, code: str) -> None:
+    page.click(opener)
+    page.click(f"#picker-grid .tile[data-code='{code}']")
+
+
+def expected_total(tiles: list[str]) -> str:
+    result = scoring.score({"concealed": tiles, "win_tile": WIN, "self_drawn": True}, rules="riichi")
+    fu = f" {result.extra['fu']} fu" if "fu" in result.extra else ""
+    return f"{result.total} {result.unit}{fu}"
+
+
+def wait_total(page, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('#score .total')?.textContent === t && "
+        "!document.querySelector('#score').classList.contains('stale')",
+        arg=text,
+        timeout=15000,
+    )
+
+
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_enter_a_hand_correct_a_tile_and_the_score_changes(page, tmp_path):
+    page.select_option("#ruleset", "riichi")
+    for code in BEFORE:
+        pick(page, "#concealed .tile.add", code)
+    pick(page, "#win .tile", WIN)
+    page.get_by_label("Self-drawn (tsumo)").check()
+    before = expected_total(BEFORE)
+    wait_total(page, before)
+    assert page.locator("#patterns tr").count() >= 1
+
+    page.locator("#concealed .tile").nth(CORRECTED_INDEX).click()
+    page.click(f"#picker-grid .tile[data-code='{CORRECTED_TO}']")
+    corrected = list(BEFORE)
+    corrected[CORRECTED_INDEX] = CORRECTED_TO
+    after = expected_total(corrected)
+    assert after != before
+    wait_total(page, after)
+    assert page.locator("#concealed .tile").nth(CORRECTED_INDEX).get_attribute("data-code") == CORRECTED_TO
+
+    assert_fits_a_phone(page)
+    page.evaluate("document.getElementById('hand-box').scrollIntoView()")
+    page.screenshot(path=str(shot_path(tmp_path, "page-entered-375x812.png")))
+
+    # the rule set, the situation and the hand are remembered across a reload
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.input_value("#ruleset") == "riichi"
+    assert page.get_by_label("Self-drawn (tsumo)").is_checked()
+    wait_total(page, after)
+
+
+def assert_fits_a_phone(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a 375 px screen"
+
+
+def test_page_fits_a_phone_and_lists_every_rule_set(page):
+    assert_fits_a_phone(page)
+    options = page.locator("#ruleset option").all_inner_texts()
+    assert len(options) == len(scoring.rulesets()) + len(scoring.unscorable())
+
+
+def test_photo_is_read_corrected_and_rescored(server, tmp_path):
+    from api.analysis import NoModel, load_model
+
+    try:
+        load_model()
+    except NoModel as exc:
+        pytest.skip(f"no tile model: {exc}")
+    photos = dataset_photos()
+    if not photos:
+        pytest.skip("no test photo under datasets/")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport=PHONE)
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        page.set_input_files("#photo", str(photos[0]))
+        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        assert page.locator("#concealed .tile:not(.add)").count() > 0
+        page.wait_for_function("() => !document.querySelector('#score').classList.contains('stale')")
+        before = page.inner_text("#score")
+        first = page.locator("#concealed .tile:not(.add)").first
+        code = first.get_attribute("data-code")
+        replacement = "7z" if code != "7z" else "1m"
+        first.click()
+        page.click(f"#picker-grid .tile[data-code='{replacement}']")
+        page.wait_for_function(
+            "before => !document.querySelector('#score').classList.contains('stale') && "
+            "document.querySelector('#score').innerText !== before",
+            arg=before,
+            timeout=15000,
+        )
+        assert page.locator("#concealed .tile").first.get_attribute("data-code") == replacement
+        assert_fits_a_phone(page)
+        page.screenshot(path=str(shot_path(tmp_path, "page-photo-375x812.png")))
+        browser.close()
+
+
+def test_chromium_is_debian_s(tmp_path):
+    assert shutil.which("chromium") == CHROMIUM or Path(CHROMIUM).exists()

@@ -127,6 +127,26 @@ def test_page_fits_a_phone_and_lists_every_rule_set(page):
     assert len(options) == len(scoring.rulesets()) + len(scoring.unscorable())
 
 
+def test_page_works_offline_once_loaded(server):
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()  # now controlled by the service worker, which has cached the page
+        page.wait_for_selector("body[data-ready=true]")
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.locator("#ruleset option").count() == len(scoring.rulesets()) + len(scoring.unscorable())
+        pick(page, "#concealed .tile.add", "1m")
+        page.wait_for_selector("#score .refusal")
+        assert "cannot be reached" in page.inner_text("#score")
+        browser.close()
+
+
 def test_photo_is_read_corrected_and_rescored(server, tmp_path):
     from api.analysis import NoModel, load_model
 

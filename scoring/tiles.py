@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 SUITS = "mps"
 NUM_KINDS = 34  # playing tiles: the length of a counts array
@@ -47,6 +48,7 @@ def is_code(text: str) -> bool:
     return bool(_CODE_RE.match(text))
 
 
+@cache  # called for every tile of every hand: parse each code once
 def kind(code: str) -> int:
     """The kind (0-41) of a tile code; red fives map to their plain five."""
     if not is_code(code):

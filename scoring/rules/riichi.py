@@ -8,33 +8,33 @@ is scored and the most valuable one is kept (most points, then a real yakuman, t
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
+from functools import cache
 from typing import Any, ClassVar
 
-from scoring.decompose import SEVEN_PAIRS, THIRTEEN_ORPHANS, Shapes, arrangements
+from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Shapes, arrangements
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.result import Item, Score
 from scoring.rules.riichi_points import base_points, fu, payments, settle
-from scoring.rules.riichi_yaku import HAND_YAKU, READING_YAKU, Facts, Reading, Yaku, pinfu_shape
+from scoring.rules.riichi_yaku import (
+    CHOWS,
+    HAND_YAKU,
+    KIND,
+    SETS,
+    Facts,
+    Reading,
+    Yaku,
+    pinfu_shape,
+    reading_yaku,
+)
 from scoring.ruleset import PRACTICE, SOURCE, Option, RuleSet
-from scoring.tiles import EAST, NUM_KINDS, code_of, is_flower, kind, next_in_cycle, normal
+from scoring.tiles import code_of, next_in_cycle
 
 SHAPES = Shapes(seven_pairs=True, thirteen_orphans=True)
 NOT_A_WIN = "the tiles do not form a winning hand: four sets and a pair, seven pairs or thirteen orphans"
 NO_YAKU = "no yaku: a win needs at least one yaku (dora and red fives are not yaku)"
-_WIND_KIND = {"E": EAST, "S": EAST + 1, "W": EAST + 2, "N": EAST + 3}
-_FLAGS = (
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "last_tile",
-    "kong_replacement",
-    "robbing_kong",
-    "heavenly_win",
-    "earthly_win",
-    "human_win",
-)
+FIVES = (4, 13, 22)
 _FU_NAMES = {
     "base": "base fu (futei)",
     "closed_ron": "closed hand won on a discard (menzen kafu)",
@@ -50,30 +50,41 @@ _FU_NAMES = {
 }
 
 
-def _conflicts(h: Hand, dealer: bool) -> list[tuple[bool, str]]:
-    """Situations that cannot happen together: (true when the hand shows it, the message)."""
-    riichi = h.riichi or h.double_riichi
-    tsumo = h.self_drawn
-    kongs = any(m.is_kong for m in h.melds)
-    blessing = h.heavenly_win or h.earthly_win or h.human_win
-    return [
-        (h.dealer and h.seat_wind != "E", f"the dealer sits East, but seat_wind is {h.seat_wind}"),
-        (riichi and h.is_open, "riichi is declared only with a closed hand (no open melds)"),
-        (h.ippatsu and not riichi, "ippatsu needs riichi (or double riichi)"),
-        (h.ippatsu and h.kong_replacement, "a kong cancels ippatsu, so ippatsu and rinshan cannot go together"),
-        (h.kong_replacement and not tsumo, "rinshan is a self-draw: the replacement tile is drawn"),
-        (h.kong_replacement and not kongs, "rinshan (kong_replacement) needs a kong in the hand"),
-        (h.robbing_kong and tsumo, "chankan (robbing_kong) is a win on another player's kong tile, not a self-draw"),
-        (h.last_tile and h.kong_replacement, "a replacement tile after a kong is not the last tile of the wall"),
-        (h.last_tile and h.robbing_kong, "no kong can be declared on the last tile, so it cannot be robbed"),
-        (h.heavenly_win and not dealer, "tenhou (heavenly_win) is the dealer's win on the first draw"),
-        (h.earthly_win and dealer, "chiihou (earthly_win) is a non-dealer's win on the first draw"),
-        (h.human_win and dealer, "renhou (human_win) is a non-dealer's win before the first draw"),
-        ((h.heavenly_win or h.earthly_win) and not tsumo, "tenhou and chiihou are won on a self-drawn tile"),
-        (h.human_win and tsumo, "renhou (human_win) is won on a discard"),
-        (blessing and bool(h.melds), "tenhou, chiihou and renhou need a hand without any meld or kong"),
-        (blessing and riichi, "tenhou, chiihou and renhou come before any riichi"),
-    ]
+#: Situations that cannot happen together: (true for a hand that shows it, the refusal).
+_CONFLICTS: tuple[tuple[Callable[[Hand, bool], bool], str], ...] = (
+    (lambda h, d: (h.riichi or h.double_riichi) and h.is_open, "riichi is declared only with a closed hand"),
+    (lambda h, d: h.ippatsu and not (h.riichi or h.double_riichi), "ippatsu needs riichi (or double riichi)"),
+    (lambda h, d: h.ippatsu and h.kong_replacement, "a kong cancels ippatsu: ippatsu and rinshan cannot go together"),
+    (lambda h, d: h.kong_replacement and not h.self_drawn, "rinshan is a self-draw: the replacement tile is drawn"),
+    (lambda h, d: h.kong_replacement and not any(m.is_kong for m in h.melds), "rinshan needs a kong in the hand"),
+    (lambda h, d: h.robbing_kong and h.self_drawn, "chankan is a win on another player's kong tile, not a self-draw"),
+    (lambda h, d: h.last_tile and h.kong_replacement, "a replacement tile after a kong is not the last tile"),
+    (lambda h, d: h.last_tile and h.robbing_kong, "no kong can be declared on the last tile, so none is robbed"),
+    (lambda h, d: h.heavenly_win and not d, "tenhou (heavenly_win) is the dealer's win on the first draw"),
+    (lambda h, d: h.earthly_win and d, "chiihou (earthly_win) is a non-dealer's win on the first draw"),
+    (lambda h, d: h.human_win and d, "renhou (human_win) is a non-dealer's win before the first draw"),
+    (lambda h, d: (h.heavenly_win or h.earthly_win) and not h.self_drawn, "tenhou and chiihou are self-drawn"),
+    (lambda h, d: h.human_win and h.self_drawn, "renhou (human_win) is won on a discard"),
+    (
+        lambda h, d: (h.heavenly_win or h.earthly_win or h.human_win) and bool(h.melds),
+        "tenhou, chiihou and renhou need a hand without any meld or kong",
+    ),
+    (
+        lambda h, d: (h.heavenly_win or h.earthly_win or h.human_win) and (h.riichi or h.double_riichi),
+        "tenhou, chiihou and renhou come before any riichi",
+    ),
+)
+_SITUATION_FLAGS = (
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "last_tile",
+    "kong_replacement",
+    "robbing_kong",
+    "heavenly_win",
+    "earthly_win",
+    "human_win",
+)
 
 
 class Riichi(RuleSet):
@@ -153,124 +164,120 @@ class Riichi(RuleSet):
     )
 
     # ---- refusals -------------------------------------------------------------------------------------------
+    def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """As for every rule set; resolved once per distinct set of options (a batch scores many hands)."""
+        try:
+            return dict(_resolved(self, tuple(sorted((given or {}).items()))))
+        except TypeError:  # an unhashable value (a list, an object): let the parser word the refusal
+            return super().resolve_options(given)
+
     def validate(self, hand: Hand, options: dict[str, Any]) -> None:
         """The common checks, then riichi's own: no flowers, indicators that exist, situations that can."""
         hand.validate(hand_size=self.hand_size)
         if hand.flowers:
             raise HandError("not_allowed", "riichi is played without flowers: remove " + " ".join(hand.flowers))
-        dealer = hand.dealer or hand.seat_wind == "E"
-        for shown, message in _conflicts(hand, dealer):
-            if shown:
-                raise HandError("not_allowed", message)
-        for field in ("dora_indicators", "ura_dora_indicators"):
-            indicators = getattr(hand, field)
-            if len(indicators) > 5:
-                raise HandError(
-                    "bad_field", f"{field}: at most 5 indicators (1 and 4 kong dora), not {len(indicators)}"
-                )
-            for code in indicators:
-                if is_flower(kind(code)):
-                    raise HandError("bad_field", f"{field}: {code} is a flower; riichi has none")
-        if len(hand.ura_dora_indicators) > max(1, len(hand.dora_indicators)):
-            raise HandError("bad_field", "there is one ura dora indicator under each dora indicator, no more")
-        seen = hand.all_tiles + hand.dora_indicators + hand.ura_dora_indicators
-        counts = Counter(normal(t) for t in seen)
-        for code, n in counts.items():
-            if n > 4:
-                raise HandError("too_many_copies", f"{n} copies of {code} in the hand and the indicators: a set has 4")
-        for code, n in Counter(t for t in seen if t[0] == "0").items():
-            if n > 1:
-                raise HandError("too_many_copies", f"{n} copies of the red five {code} in the hand and the indicators")
-        if hand.robbing_kong and hand.win_tile is not None:
-            win = normal(hand.win_tile)
-            if sum(1 for t in hand.all_tiles if normal(t) == win) > 1:
-                raise HandError(
-                    "not_allowed",
-                    f"chankan: the other three {win} are in the kong being robbed, so the hand cannot hold another",
-                )
+        if hand.dealer and hand.seat_wind != "E":
+            raise HandError("not_allowed", f"the dealer sits East, but seat_wind is {hand.seat_wind}")
+        if any(getattr(hand, f) for f in _SITUATION_FLAGS):
+            dealer = hand.dealer or hand.seat_wind == "E"
+            for shows, message in _CONFLICTS:
+                if shows(hand, dealer):
+                    raise HandError("not_allowed", message)
+        _check_indicators(hand, options)
 
     # ---- scoring --------------------------------------------------------------------------------------------
     def evaluate(self, hand: Hand, options: dict[str, Any]) -> Score:
-        """Score every arrangement of a valid hand and return the most valuable one."""
-        facts, total_counts = _facts(hand, options)
-        dealer = hand.dealer or hand.seat_wind == "E"
-        declared = [(m.type, tuple(m.kinds), m.open) for m in hand.melds]
-        found = arrangements(facts.closed_counts, declared, facts.win, SHAPES)
+        """Score every arrangement of a valid hand and return the most valuable one.
+
+        The order is the reference library's: most points, then a real yakuman over a counted one, then
+        most han, most fu and most fu before rounding.
+        """
+        f = Facts(hand, options)
+        found = arrangements(f.closed_counts, f.declared, f.win, SHAPES)
         if not found:
             return self._not_winning(hand, options, NOT_A_WIN)
+        is_open = f.is_open
         double = options["double_yakuman"]
-        hand_met = [(y, True) for y in HAND_YAKU if y.test(facts, None)]
-        dora: int | None = None
+        hand_met = [(y, True) for y in HAND_YAKU if y.test(f, None)]
+        asks = reading_yaku(f.seat, f.round)
+        dora: tuple[int, list[Item]] | None = None
         best: tuple[Any, ...] | None = None
         for arr in found:
-            reading = Reading(arr, facts.tsumo)
-            met = _without_excluded(hand_met + [(y, got) for y in READING_YAKU if (got := y.test(facts, reading))])
+            r = Reading(arr, f.tsumo)
+            met = list(hand_met)
+            groups = ((CHOWS, r.chows), (SETS, r.sets)) if arr.shape == STANDARD else ((arr.shape, True),)
+            for needs, present in groups:
+                if present:
+                    met.extend((y, got) for y in asks[needs] if (got := y.test(f, r)))
+            met = _without_excluded(met)
             yakuman = [m for m in met if m[0].yakuman]
-            counted = yakuman or [m for m in met if m[0].han(facts.is_open, double)]
-            han = sum(m[0].han(facts.is_open, double) for m in counted)
-            fu_, raw, entries = fu(facts, reading)
+            counted = yakuman or [m for m in met if m[0].han(is_open, double)]
+            han = sum(m[0].han(is_open, double) for m in counted)
+            fu_, raw, entries = fu(f, r)
             value = 0
             if han:
                 if not yakuman:
                     if dora is None:
-                        dora = _dora_han(hand, total_counts, options)[0]
-                    han += dora
+                        dora = _dora(hand, f, options)
+                    han += dora[0]
                 base = base_points(han, fu_, han // 13 if yakuman else 0, options)[0]
-                value = settle(base, dealer, facts.tsumo, 0, 0)["total"]
-            # the reference order: most points, then a real yakuman, then most han, most fu, most raw fu
+                value = settle(base, f.dealer, f.tsumo, 0, 0)["total"]
             key = (value, bool(yakuman), han, fu_, raw)
             if best is None or key > best[0]:
-                best = (key, reading, counted, fu_, entries)
+                best = (key, r, counted, fu_, entries)
         assert best is not None
-        key, reading, counted, fu_, entries = best
+        key, r, counted, fu_, entries = best
         if not key[0]:
             return self._not_winning(hand, options, NO_YAKU, fu_)
-        return self._result(hand, options, facts, total_counts, dealer, reading, counted, fu_, entries)
+        return self._result(hand, options, f, r, counted, fu_, entries, dora)
 
     def _result(
         self,
         hand: Hand,
         options: dict[str, Any],
-        facts: Facts,
-        total_counts: list[int],
-        dealer: bool,
-        reading: Reading,
+        f: Facts,
+        r: Reading,
         counted: list[tuple[Yaku, Any]],
         fu_: int,
         entries: list[tuple[str, int, int]],
+        dora: tuple[int, list[Item]] | None,
     ) -> Score:
-        groups = _code_groups(hand, reading)
-        every = [c for g in groups for c in g]
+        """The score of the chosen reading: items with their tiles, fu details, points and notes."""
+        groups = _code_groups(hand, r)
         double = options["double_yakuman"]
         items = [
             Item(
                 y.id,
                 y.name_en,
-                y.han(facts.is_open, double),
-                tiles=_item_tiles(y, got, groups, every, hand.win_tile),
+                y.han(f.is_open, double),
+                tiles=_item_tiles(y, got, groups, hand.win_tile),
                 names={"name_ja": y.name_ja},
                 extra={"yakuman": y.yakuman if double else 1} if y.yakuman else {},
             )
             for y, got in counted
         ]
-        han = sum(i.points for i in items)
+        han = sum(i.value for i in items)
         n_yakuman = han // 13 if counted[0][0].yakuman else 0
-        notes = _notes(hand, options, facts, dealer, reading, {y.id for y, _ in counted})
+        notes = _notes(hand, options, f, r, {y.id for y, _ in counted})
         if n_yakuman:
-            if hand.dora_indicators or any(t[0] == "0" for t in every):
+            if hand.dora_indicators or (options["red_fives"] and any(t[0] == "0" for t in hand.all_tiles)):
                 notes.append("dora are not added to a yakuman")
-        else:
-            dora_han, dora_items = _dora_han(hand, total_counts, options)
-            items.extend(dora_items)
-            han += dora_han
+        elif dora is not None:
+            items.extend(dora[1])
+            han += dora[0]
         base, limit = base_points(han, fu_, n_yakuman, options)
         if limit is not None and han < 5 and not n_yakuman:
             notes.append(_limit_note(han, fu_, limit))
-        pts = settle(base, dealer, facts.tsumo, hand.honba, hand.riichi_sticks)
-        pts["limit"] = limit
+        points = settle(base, f.dealer, f.tsumo, hand.honba, hand.riichi_sticks)
+        points["limit"] = limit
         fu_details = [
-            {"reason": r, "name_en": _FU_NAMES.get(r) or _set_name(r), "fu": v, "tiles": groups[i] if i >= 0 else []}
-            for r, v, i in entries
+            {
+                "reason": why,
+                "name_en": _FU_NAMES.get(why) or _set_name(why),
+                "fu": n,
+                "tiles": groups[i] if i >= 0 else [],
+            }
+            for why, n, i in entries
         ]
         return Score(
             rules=self.name,
@@ -280,12 +287,13 @@ class Riichi(RuleSet):
             total=han,
             items=items,
             arrangement=groups,
-            payments=payments(pts, dealer, facts.tsumo),
+            payments=payments(points, f.dealer, f.tsumo),
             notes=notes,
-            extra={"han": han, "fu": fu_, "fu_details": fu_details, "points": pts, "yakuman": n_yakuman},
+            extra={"han": han, "fu": fu_, "fu_details": fu_details, "points": points, "yakuman": n_yakuman},
         )
 
     def _not_winning(self, hand: Hand, options: dict[str, Any], reason: str, fu_: int = 0) -> Score:
+        """``winning: false`` with the reason: no winning shape, or no yaku."""
         points = settle(0, False, hand.self_drawn, 0, 0)
         points["limit"] = None
         return Score(
@@ -299,33 +307,52 @@ class Riichi(RuleSet):
         )
 
 
-def _facts(hand: Hand, options: dict[str, Any]) -> tuple[Facts, list[int]]:
-    closed = [0] * NUM_KINDS
-    for code in hand.concealed:
-        closed[kind(code)] += 1
-    win = kind(hand.win_tile)  # type: ignore[arg-type]  # validate() made sure there is one
-    closed[win] += 1
-    total = list(closed)
-    kongs = 0
-    for m in hand.melds:
-        for k in m.kinds:
-            total[k] += 1
-        kongs += m.is_kong
-    flags = {name: getattr(hand, name) for name in _FLAGS}
-    facts = Facts(
-        options,
-        hand.is_open,
-        hand.self_drawn,
-        _WIND_KIND[hand.seat_wind],
-        _WIND_KIND[hand.round_wind],
-        frozenset(k for k in range(NUM_KINDS) if total[k]),
-        closed,
-        win,
-        len(hand.melds),
-        kongs,
-        flags,
-    )
-    return facts, total
+@cache
+def _resolved(rules: Riichi, given: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    return RuleSet.resolve_options(rules, dict(given))
+
+
+def _check_indicators(hand: Hand, options: dict[str, Any]) -> None:
+    """Indicators that exist: at most 5 of each, one ura under each dora, no fifth copy of any tile counting the
+    hand and the indicators, one red five of a suit, and (chankan) no other copy of the robbed tile."""
+    dora, ura = hand.dora_indicators, hand.ura_dora_indicators
+    for field, indicators in (("dora_indicators", dora), ("ura_dora_indicators", ura)):
+        if len(indicators) > 5:
+            raise HandError("bad_field", f"{field}: at most 5 indicators (1 and 4 kong dora), not {len(indicators)}")
+        for code in indicators:
+            if code not in KIND:
+                raise HandError("bad_field", f"{field}: {code} is a flower; riichi has none")
+    if len(ura) > max(1, len(dora)):
+        raise HandError("bad_field", "there is one ura dora indicator under each dora indicator, no more")
+    counts = [0] * 34
+    reds = {"m": 0, "p": 0, "s": 0}
+    for code in (*hand.all_tiles, *dora, *ura):
+        counts[KIND[code]] += 1
+        if code[0] == "0":
+            reds[code[1]] += 1
+    for suit, n in reds.items():
+        if n > 1:
+            raise HandError("too_many_copies", f"{n} copies of the red five 0{suit} in the hand and the indicators")
+    for k in range(34):
+        if counts[k] > 4:
+            raise HandError(
+                "too_many_copies", f"{counts[k]} copies of {code_of(k)} in the hand and indicators: 4 exist"
+            )
+    if options["red_fives"]:
+        for suit, k in zip("mps", FIVES, strict=True):
+            if counts[k] - reds[suit] == 4:
+                raise HandError(
+                    "too_many_copies",
+                    f"four plain 5{suit}: with red fives a set has three and the red 0{suit} "
+                    f"(write one as 0{suit}, or set the option red_fives=false)",
+                )
+    if hand.robbing_kong and hand.win_tile is not None and counts[KIND[hand.win_tile]] > 1:
+        win = code_of(KIND[hand.win_tile])
+        raise HandError(
+            "not_allowed",
+            f"chankan: the other three {win} are in the kong being robbed, so neither the hand nor an indicator "
+            "can show another",
+        )
 
 
 def _without_excluded(met: list[tuple[Yaku, Any]]) -> list[tuple[Yaku, Any]]:
@@ -333,18 +360,20 @@ def _without_excluded(met: list[tuple[Yaku, Any]]) -> list[tuple[Yaku, Any]]:
     return [m for m in met if m[0].id not in gone] if gone else met
 
 
-def _dora_han(hand: Hand, total: list[int], options: dict[str, Any]) -> tuple[int, list[Item]]:
+def _dora(hand: Hand, f: Facts, options: dict[str, Any]) -> tuple[int, list[Item]]:
     """The han of dora, red fives and (after riichi) ura dora, with their items."""
     han = 0
     items: list[Item] = []
     lists = [("dora", "Dora", "ドラ", hand.dora_indicators)]
-    if hand.riichi or hand.double_riichi:
+    if f.riichi or f.double_riichi:
         lists.append(("ura_dora", "Ura Dora", "裏ドラ", hand.ura_dora_indicators))
     for id_, en, ja, indicators in lists:
-        doras = [next_in_cycle(kind(c)) for c in indicators]
-        n = sum(total[k] for k in doras)
+        if not indicators:
+            continue
+        doras = [next_in_cycle(KIND[c]) for c in indicators]
+        n = sum(f.counts[k] for k in doras)
         if n:
-            shown = sorted({t for t in hand.all_tiles if kind(t) in doras}, key=lambda t: (kind(t), t))
+            shown = sorted({t for t in hand.all_tiles if KIND[t] in doras}, key=lambda t: (KIND[t], t))
             items.append(Item(id_, en, 1, n, shown, {"name_ja": ja}))
             han += n
     if options["red_fives"]:
@@ -355,31 +384,31 @@ def _dora_han(hand: Hand, total: list[int], options: dict[str, Any]) -> tuple[in
     return han, items
 
 
-def _code_groups(hand: Hand, reading: Reading) -> list[list[str]]:
-    """The chosen arrangement as lists of codes, red fives placed in the first block of their kind."""
+def _code_groups(hand: Hand, r: Reading) -> list[list[str]]:
+    """The chosen arrangement as lists of codes, a red five placed in the first block of its kind."""
     pool: dict[int, list[str]] = {}
-    for code in sorted([*hand.concealed, hand.win_tile], key=lambda c: c[0] != "0"):  # type: ignore[list-item]
-        pool.setdefault(kind(code), []).append(code)
-    arr = reading.arr
-    if not arr.blocks:
-        return [[pool[k].pop() for k in arr.singles]]
-    out = []
-    for b in arr.blocks:
-        if b.meld is not None:
-            out.append(list(hand.melds[b.meld].tiles))
+    for code in (*hand.concealed, hand.win_tile or ""):
+        same = pool.setdefault(KIND[code], [])
+        if code[0] == "0":
+            same.insert(0, code)
         else:
-            out.append([pool[k].pop(0) for k in b.tiles])
-    return out
+            same.append(code)
+    arr = r.arr
+    if not arr.blocks:
+        return [[pool[k].pop(0) for k in arr.singles]]
+    return [
+        list(hand.melds[b.meld].tiles) if b.meld is not None else [pool[k].pop(0) for k in b.tiles] for b in arr.blocks
+    ]
 
 
-def _item_tiles(y: Yaku, got: Any, groups: list[list[str]], every: list[str], win: str | None) -> list[str]:
-    if isinstance(got, tuple):
+def _item_tiles(y: Yaku, got: Any, groups: list[list[str]], win: str | None) -> list[str]:
+    if got is not True:
         return [c for i in got for c in groups[i]]
     if y.shows == "win":
         return [win] if win else []
     if y.shows == "none":
         return []
-    return list(every)
+    return [c for g in groups for c in g]
 
 
 def _set_name(reason: str) -> str:
@@ -392,27 +421,25 @@ def _limit_note(han: int, fu_: int, limit: str) -> str:
     return f"{han} han {fu_} fu rounded up to mangan (option kiriage)"
 
 
-def _notes(
-    hand: Hand, options: dict[str, Any], facts: Facts, dealer: bool, reading: Reading, ids: set[str]
-) -> list[str]:
+def _notes(hand: Hand, options: dict[str, Any], f: Facts, r: Reading, ids: set[str]) -> list[str]:
     """The interpretations that decided this result."""
     notes = []
-    if dealer:
+    if f.dealer:
         notes.append("dealer (East seat): paid 1.5 times a non-dealer's points")
-    arr = reading.arr
+    arr = r.arr
     if arr.shape == SEVEN_PAIRS:
         notes.append("seven pairs: a flat 25 fu")
     elif arr.shape == THIRTEEN_ORPHANS:
         notes.append("thirteen orphans: no fu are counted")
-    elif not facts.tsumo and any(i == arr.win_block and not c for i, _, _, c in reading.sets):
-        notes.append(f"the pung of {code_of(facts.win)} completed by a discard counts as open (fu, concealed pungs)")
-    if facts.is_open and "tanyao" in ids:
+    elif not f.tsumo and any(i == arr.win_block and not c for i, _, _, c in r.sets):
+        notes.append(f"the pung of {code_of(f.win)} completed by a discard counts as open (fu, concealed pungs)")
+    if f.is_open and "tanyao" in ids:
         notes.append("open tanyao (kuitan) counts: option open_tanyao")
-    if hand.ura_dora_indicators and not (hand.riichi or hand.double_riichi):
+    if hand.ura_dora_indicators and not (f.riichi or f.double_riichi):
         notes.append("ura dora indicators ignored: ura dora count only after riichi")
     if "renhou" in ids:
         notes.append("renhou counted as 5 han (option renhou_yakuman is off)")
-    if facts.tsumo and options["pinfu_tsumo_fu"] and pinfu_shape(facts, reading):
+    if f.tsumo and options["pinfu_tsumo_fu"] and arr.shape == STANDARD and pinfu_shape(f, r):
         notes.append("self-drawn pinfu shape: 2 tsumo fu instead of pinfu (option pinfu_tsumo_fu)")
     return notes
 

@@ -3,7 +3,9 @@
 A predicate reads a ``Facts`` (what is true of the whole hand: tiles, situation, options) and, for the
 patterns that depend on how the hand is read, a ``Reading`` (one arrangement of the decomposition engine with
 its sets, chows and pair). It returns False when the pattern is absent, True when it is present (its tiles
-are then shown as ``Yaku.shows`` says), or the indexes of the blocks that make it.
+are then shown as ``Yaku.shows`` says), or the indexes of the blocks that make it. ``needs`` says what a
+reading must have for the predicate to be worth asking (chows, sets, a shape), so that each reading asks only
+the patterns that can apply.
 
 Values are han: ``closed`` for a closed hand, ``open`` for an open one (0: not allowed open). A yakuman has
 ``yakuman`` = 1 (13 han) or 2 (a double yakuman, 26 han, when the ``double_yakuman`` option is on).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from scoring.decompose import (
@@ -27,7 +30,8 @@ from scoring.decompose import (
     TWO_SIDED,
     Arrangement,
 )
-from scoring.tiles import DRAGONS, EAST, NORTH, SOUTH, WEST, WINDS
+from scoring.hand import Hand
+from scoring.tiles import DRAGONS, EAST, NORTH, SOUTH, WEST, WINDS, code_of
 
 #: kinds: a terminal (1, 9 of a suit) or an honour
 TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
@@ -39,8 +43,16 @@ _DRAGON_SET = frozenset(DRAGONS)
 _WIND_SET = frozenset(WINDS)
 
 
+#: the kind of every code (red fives included), looked up instead of parsed in the hot paths
+KIND: dict[str, int] = {code_of(k): k for k in range(34)} | {"0m": 4, "0p": 13, "0s": 22}
+_WIND_KIND = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+
+
 class Facts:
-    """What holds for the whole hand, whatever the arrangement: computed once per hand."""
+    """What holds for the whole hand, whatever the arrangement: computed once per hand.
+
+    closed_counts: the concealed tiles with the winning tile (34 counts); counts: every tile, kongs as 4.
+    """
 
     __slots__ = (
         "options",
@@ -48,10 +60,14 @@ class Facts:
         "tsumo",
         "seat",
         "round",
+        "dealer",
         "kinds",
+        "suit",
+        "honours",
         "closed_counts",
+        "counts",
         "win",
-        "n_melds",
+        "declared",
         "kongs",
         "riichi",
         "double_riichi",
@@ -65,41 +81,49 @@ class Facts:
         "valued",
     )
 
-    def __init__(
-        self,
-        options: dict[str, Any],
-        is_open: bool,
-        tsumo: bool,
-        seat: int,
-        round_: int,
-        kinds: frozenset[int],
-        closed_counts: list[int],
-        win: int,
-        n_melds: int,
-        kongs: int,
-        flags: dict[str, bool],
-    ) -> None:
+    def __init__(self, hand: Hand, options: dict[str, Any]) -> None:
         self.options = options
-        self.is_open = is_open
-        self.tsumo = tsumo
-        self.seat = seat
-        self.round = round_
-        self.kinds = kinds
-        self.closed_counts = closed_counts
-        self.win = win
-        self.n_melds = n_melds
+        closed = [0] * 34
+        for code in hand.concealed:
+            closed[KIND[code]] += 1
+        self.win = KIND[hand.win_tile or ""]
+        closed[self.win] += 1
+        counts = list(closed)
+        declared = []
+        kongs = 0
+        is_open = False
+        for m in hand.melds:
+            ks = tuple(KIND[c] for c in m.tiles)
+            for k in ks:
+                counts[k] += 1
+            declared.append((m.type, ks, m.open))
+            kongs += len(ks) == 4
+            is_open = is_open or m.open
+        self.closed_counts = closed
+        self.counts = counts
+        self.declared = declared
         self.kongs = kongs
-        self.riichi = flags["riichi"]
-        self.double_riichi = flags["double_riichi"]
-        self.ippatsu = flags["ippatsu"]
-        self.last_tile = flags["last_tile"]
-        self.kong_replacement = flags["kong_replacement"]
-        self.robbing_kong = flags["robbing_kong"]
-        self.heavenly = flags["heavenly_win"]
-        self.earthly = flags["earthly_win"]
-        self.human = flags["human_win"]
+        self.is_open = is_open
+        self.kinds = frozenset(k for k in range(34) if counts[k])
+        suits = {k // 9 for k in self.kinds if k < 27}
+        #: the suit (0-2) when every number tile is of one suit, else -1
+        self.suit = suits.pop() if len(suits) == 1 else -1
+        self.honours = not self.kinds.isdisjoint(HONOURS)
+        self.tsumo = hand.self_drawn
+        self.seat = _WIND_KIND[hand.seat_wind]
+        self.round = _WIND_KIND[hand.round_wind]
+        self.dealer = hand.dealer or hand.seat_wind == "E"
+        self.riichi = hand.riichi
+        self.double_riichi = hand.double_riichi
+        self.ippatsu = hand.ippatsu
+        self.last_tile = hand.last_tile
+        self.kong_replacement = hand.kong_replacement
+        self.robbing_kong = hand.robbing_kong
+        self.heavenly = hand.heavenly_win
+        self.earthly = hand.earthly_win
+        self.human = hand.human_win
         #: kinds whose pair scores fu and whose set is yakuhai: the dragons, the seat and round winds
-        self.valued = _DRAGON_SET | {seat, round_}
+        self.valued = _DRAGON_SET | {self.seat, self.round}
 
 
 class Reading:
@@ -142,7 +166,8 @@ Test = Callable[[Facts, "Reading | None"], Any]
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
-    """One riichi pattern. ``per_reading``: the predicate needs the arrangement (else it reads only Facts)."""
+    """One riichi pattern. ``needs``: "hand" (the predicate reads only Facts, once per hand), or what a reading
+    must have for the predicate to be asked: "chows", "sets", or its shape ("seven_pairs", "thirteen_orphans")."""
 
     id: str
     name_en: str
@@ -150,7 +175,7 @@ class Yaku:
     closed: int
     open: int
     test: Test
-    per_reading: bool = False
+    needs: str = "hand"
     yakuman: int = 0
     excludes: tuple[str, ...] = ()
     #: which tiles an item shows when the predicate answers True: "hand", "win" (the winning tile) or "none"
@@ -170,18 +195,12 @@ def _all_in(allowed: frozenset[int]) -> Callable[[Facts, Reading | None], bool]:
     return lambda f, r: f.kinds <= allowed
 
 
-def _one_suit(f: Facts) -> int:
-    """The suit (0-2) when every number tile is of one suit, -1 when there is none or several."""
-    suits = {k // 9 for k in f.kinds if k < 27}
-    return suits.pop() if len(suits) == 1 else -1
-
-
 def _honitsu(f: Facts, r: Reading | None) -> bool:
-    return _one_suit(f) >= 0 and not f.kinds.isdisjoint(HONOURS)
+    return f.suit >= 0 and f.honours
 
 
 def _chinitsu(f: Facts, r: Reading | None) -> bool:
-    return _one_suit(f) >= 0 and f.kinds.isdisjoint(HONOURS)
+    return f.suit >= 0 and not f.honours
 
 
 def _tanyao(f: Facts, r: Reading | None) -> bool:
@@ -190,9 +209,9 @@ def _tanyao(f: Facts, r: Reading | None) -> bool:
 
 def _chuuren(f: Facts, r: Reading | None) -> bool:
     """Nine gates: a closed hand without kongs holding 1112345678999 of one suit plus any tile of it."""
-    if f.n_melds or not _chinitsu(f, r):
+    if f.declared or not _chinitsu(f, r):
         return False
-    s = _one_suit(f) * 9
+    s = f.suit * 9
     c = f.closed_counts[s : s + 9]
     return c[0] >= 3 and c[8] >= 3 and all(x >= 1 for x in c[1:8])
 
@@ -244,7 +263,7 @@ def _set_of(kind: int) -> Callable[[Facts, Reading], tuple[int, ...] | bool]:
 
 def _wind_set(wind: int, attr: str) -> Callable[[Facts, Reading], tuple[int, ...] | bool]:
     found = _set_of(wind)
-    return lambda f, r: getattr(f, attr) == wind and found(f, r)
+    return lambda f, r: getattr(f, attr) == wind and found(f, r)  # reading_yaku() asks only the hand's winds
 
 
 def _outside(f: Facts, r: Reading, honours: bool) -> bool:
@@ -255,7 +274,7 @@ def _outside(f: Facts, r: Reading, honours: bool) -> bool:
         t = b.tiles
         if t[0] not in TERMINAL_OR_HONOUR and t[-1] not in TERMINAL_OR_HONOUR:
             return False
-    return f.kinds.isdisjoint(HONOURS) != honours
+    return f.honours == honours
 
 
 def _ittsu(f: Facts, r: Reading) -> tuple[int, ...] | bool:
@@ -325,21 +344,13 @@ def _group_sets(kinds: frozenset[int], n_sets: int, pair: bool) -> Callable[[Fac
     return test
 
 
-def _shape(shape: str) -> Callable[[Facts, Reading], bool]:
-    return lambda f, r: r.shape == shape
+def _always(f: Facts, r: Reading) -> bool:
+    """For the patterns that are their shape (seven pairs, thirteen orphans): asked only of that shape."""
+    return True
 
 
-def _kokushi_13(f: Facts, r: Reading) -> bool:
-    return r.shape == THIRTEEN_ORPHANS and r.wait == THIRTEEN_SIDED
-
-
-def _flag(name: str, tsumo: bool | None = None, closed: bool = False) -> Callable[[Facts, Reading | None], bool]:
-    """A situation flag of the hand, optionally only on a self-draw (tsumo=True) or a discard (False)."""
-
-    def test(f: Facts, r: Reading | None) -> bool:
-        return getattr(f, name) and (tsumo is None or f.tsumo == tsumo) and not (closed and f.is_open)
-
-    return test
+def _thirteen_sided(f: Facts, r: Reading) -> bool:
+    return r.wait == THIRTEEN_SIDED
 
 
 def _renhou(as_yakuman: bool) -> Callable[[Facts, Reading | None], bool]:
@@ -348,82 +359,72 @@ def _renhou(as_yakuman: bool) -> Callable[[Facts, Reading | None], bool]:
 
 _WIND_NAMES = {EAST: ("east", "東"), SOUTH: ("south", "南"), WEST: ("west", "西"), NORTH: ("north", "北")}
 
+CHOWS, SETS = "chows", "sets"
+C, S, P7, P13 = CHOWS, SETS, SEVEN_PAIRS, THIRTEEN_ORPHANS
+
 #: Every pattern, in the order items are listed. The rule card gives the source of each value.
 YAKU: tuple[Yaku, ...] = (
     # situation (read from the hand's flags)
-    Yaku("riichi", "Riichi", "立直", 1, 0, _flag("riichi"), shows="none"),
+    Yaku("riichi", "Riichi", "立直", 1, 0, lambda f, r: f.riichi, shows="none"),
     Yaku(
-        "double_riichi", "Double Riichi", "ダブル立直", 2, 0, _flag("double_riichi"), excludes=("riichi",), shows="none"
+        "double_riichi",
+        "Double Riichi",
+        "ダブル立直",
+        2,
+        0,
+        lambda f, r: f.double_riichi,
+        excludes=("riichi",),
+        shows="none",
     ),
-    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, _flag("ippatsu"), shows="win"),
-    Yaku("menzen_tsumo", "Menzen Tsumo", "門前清自摸和", 1, 0, _flag("tsumo", closed=True), shows="win"),
-    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, _flag("kong_replacement"), shows="win"),
-    Yaku("chankan", "Chankan", "槍槓", 1, 1, _flag("robbing_kong"), shows="win"),
-    Yaku("haitei", "Haitei Raoyue", "海底摸月", 1, 1, _flag("last_tile", tsumo=True), shows="win"),
-    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, _flag("last_tile", tsumo=False), shows="win"),
+    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, lambda f, r: f.ippatsu, shows="win"),
+    Yaku("menzen_tsumo", "Menzen Tsumo", "門前清自摸和", 1, 0, lambda f, r: f.tsumo and not f.is_open, shows="win"),
+    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, lambda f, r: f.kong_replacement, shows="win"),
+    Yaku("chankan", "Chankan", "槍槓", 1, 1, lambda f, r: f.robbing_kong, shows="win"),
+    Yaku("haitei", "Haitei Raoyue", "海底摸月", 1, 1, lambda f, r: f.last_tile and f.tsumo, shows="win"),
+    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, lambda f, r: f.last_tile and not f.tsumo, shows="win"),
     Yaku("renhou", "Renhou", "人和", 5, 0, _renhou(False)),
     # one han
-    Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, per_reading=True),
+    Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, C),
     Yaku("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao),
-    Yaku("iipeikou", "Iipeikou", "一盃口", 1, 0, _iipeikou, per_reading=True),
-    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), per_reading=True),
-    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), per_reading=True),
-    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), per_reading=True),
+    Yaku("iipeikou", "Iipeikou", "一盃口", 1, 0, _iipeikou, C),
+    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), S),
+    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), S),
+    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), S),
     *(
-        Yaku(f"yakuhai_seat_{en}", f"Yakuhai (seat wind {en})", f"自風 {ja}", 1, 1, _wind_set(w, "seat"), True)
+        Yaku(f"yakuhai_seat_{en}", f"Yakuhai (seat wind {en})", f"自風 {ja}", 1, 1, _wind_set(w, "seat"), S)
         for w, (en, ja) in _WIND_NAMES.items()
     ),
     *(
-        Yaku(f"yakuhai_round_{en}", f"Yakuhai (round wind {en})", f"場風 {ja}", 1, 1, _wind_set(w, "round"), True)
+        Yaku(f"yakuhai_round_{en}", f"Yakuhai (round wind {en})", f"場風 {ja}", 1, 1, _wind_set(w, "round"), S)
         for w, (en, ja) in _WIND_NAMES.items()
     ),
     # two han
-    Yaku("chiitoitsu", "Chiitoitsu", "七対子", 2, 0, _shape(SEVEN_PAIRS), per_reading=True),
-    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), per_reading=True),
-    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, per_reading=True),
-    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, per_reading=True),
-    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, per_reading=True),
+    Yaku("chiitoitsu", "Chiitoitsu", "七対子", 2, 0, _always, P7),
+    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), C),
+    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, C),
+    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, C),
+    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, S),
     Yaku("sankantsu", "Sankantsu", "三槓子", 2, 2, _kongs(3)),
-    Yaku("toitoi", "Toitoi", "対々和", 2, 2, _toitoi, per_reading=True),
-    Yaku("sanankou", "Sanankou", "三暗刻", 2, 2, _concealed_sets(3), per_reading=True),
-    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), per_reading=True),
+    Yaku("toitoi", "Toitoi", "対々和", 2, 2, _toitoi, S),
+    Yaku("sanankou", "Sanankou", "三暗刻", 2, 2, _concealed_sets(3), S),
+    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), S),
     Yaku("honroutou", "Honroutou", "混老頭", 2, 2, _all_in(TERMINAL_OR_HONOUR)),
     # three han and more
-    Yaku("ryanpeikou", "Ryanpeikou", "二盃口", 3, 0, _ryanpeikou, per_reading=True, excludes=("iipeikou",)),
-    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), per_reading=True),
+    Yaku("ryanpeikou", "Ryanpeikou", "二盃口", 3, 0, _ryanpeikou, C, excludes=("iipeikou",)),
+    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), C),
     Yaku("honitsu", "Honitsu", "混一色", 3, 2, _honitsu),
     Yaku("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu),
     # yakuman
-    Yaku("tenhou", "Tenhou", "天和", 13, 0, _flag("heavenly"), yakuman=1),
-    Yaku("chiihou", "Chiihou", "地和", 13, 0, _flag("earthly"), yakuman=1),
+    Yaku("tenhou", "Tenhou", "天和", 13, 0, lambda f, r: f.heavenly, yakuman=1),
+    Yaku("chiihou", "Chiihou", "地和", 13, 0, lambda f, r: f.earthly, yakuman=1),
     Yaku("renhou_yakuman", "Renhou (yakuman)", "人和", 13, 0, _renhou(True), yakuman=1),
-    Yaku("kokushi", "Kokushi Musou", "国士無双", 13, 0, _shape(THIRTEEN_ORPHANS), per_reading=True, yakuman=1),
-    Yaku(
-        "kokushi_13",
-        "Kokushi Musou Juusanmen",
-        "国士無双十三面待ち",
-        13,
-        0,
-        _kokushi_13,
-        per_reading=True,
-        yakuman=2,
-        excludes=("kokushi",),
-    ),
-    Yaku("suuankou", "Suuankou", "四暗刻", 13, 0, _suuankou, per_reading=True, yakuman=1),
-    Yaku(
-        "suuankou_tanki",
-        "Suuankou Tanki",
-        "四暗刻単騎",
-        13,
-        0,
-        _suuankou_tanki,
-        per_reading=True,
-        yakuman=2,
-        excludes=("suuankou",),
-    ),
-    Yaku("daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), True, yakuman=1),
-    Yaku("shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), True, yakuman=1),
-    Yaku("daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), True, yakuman=2),
+    Yaku("kokushi", "Kokushi Musou", "国士無双", 13, 0, _always, P13, yakuman=1),
+    Yaku("kokushi_13", "Kokushi Musou Juusanmen", "国士無双十三面待ち", 13, 0, _thirteen_sided, P13, 2, ("kokushi",)),
+    Yaku("suuankou", "Suuankou", "四暗刻", 13, 0, _suuankou, S, yakuman=1),
+    Yaku("suuankou_tanki", "Suuankou Tanki", "四暗刻単騎", 13, 0, _suuankou_tanki, S, 2, ("suuankou",)),
+    Yaku("daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), S, yakuman=1),
+    Yaku("shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), S, yakuman=1),
+    Yaku("daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), S, yakuman=2),
     Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOURS), yakuman=1),
     Yaku("ryuuiisou", "Ryuuiisou", "緑一色", 13, 13, _all_in(GREEN), yakuman=1),
     Yaku("chinroutou", "Chinroutou", "清老頭", 13, 13, _all_in(TERMINALS), yakuman=1),
@@ -442,5 +443,17 @@ YAKU: tuple[Yaku, ...] = (
 )
 
 BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU}
-HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if not y.per_reading)
-READING_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.per_reading)
+HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.needs == "hand")
+_SEAT_YAKU = {w: f"yakuhai_seat_{en}" for w, (en, _) in _WIND_NAMES.items()}
+_ROUND_YAKU = {w: f"yakuhai_round_{en}" for w, (en, _) in _WIND_NAMES.items()}
+
+
+@cache
+def reading_yaku(seat: int, round_: int) -> dict[str, tuple[Yaku, ...]]:
+    """The patterns a reading asks, by what they need; the wind yakuhai only for this seat and round."""
+    winds = set(_SEAT_YAKU.values()) | set(_ROUND_YAKU.values())
+    keep = {_SEAT_YAKU[seat], _ROUND_YAKU[round_]}
+    out: dict[str, tuple[Yaku, ...]] = {}
+    for needs in (C, S, P7, P13):
+        out[needs] = tuple(y for y in YAKU if y.needs == needs and (y.id not in winds or y.id in keep))
+    return out

@@ -620,7 +620,8 @@ function renderSituation(rs) {
       row.appendChild(tileButton(value, { extraClass: value ? "" : "empty", label, onTap: choose }));
       control.append(title, row);
     } else {
-      control = inputField(label, "text", value === null ? "" : typeof value === "string" ? value : JSON.stringify(value), (v) => {
+      const shown = value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
+      control = inputField(label, "text", shown, (v) => {
         if (v.trim() === "") return set(field.default);
         try {
           set(JSON.parse(v));
@@ -628,6 +629,7 @@ function renderSituation(rs) {
           set(v);
         }
       });
+      control.classList.add("wide");
     }
     box.appendChild(control);
   }

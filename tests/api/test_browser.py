@@ -121,10 +121,14 @@ def assert_fits_a_phone(page) -> None:
     assert width <= PHONE["width"], f"the page is {width} px wide on a 375 px screen"
 
 
-def test_page_fits_a_phone_and_lists_every_rule_set(page):
-    assert_fits_a_phone(page)
+def test_every_rule_set_is_offered_and_its_controls_fit_a_phone(page):
     options = page.locator("#ruleset option").all_inner_texts()
     assert len(options) == len(scoring.rulesets()) + len(scoring.unscorable())
+    for name, rs in scoring.rulesets().items():
+        page.select_option("#ruleset", name)
+        controls = page.locator("#situation > *").count()
+        assert controls == len([f for f in rs.situation if f != "flowers"]), name
+        assert_fits_a_phone(page)
 
 
 def test_page_works_offline_once_loaded(server):

@@ -12,13 +12,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from api import analysis
 from api.cli.common import add_scoring_arguments, format_score, parse_key_values, situation
 from scoring import ScoringError
 from scoring.tiles import to_compact
-from vision.io import DEFAULT_MAX_PIXELS, ImageError
+
+if TYPE_CHECKING:
+    from api.analysis import Analysis
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,10 +28,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--annotate", metavar="OUT.jpg", type=Path, help="write the photo with tiles and patterns drawn")
     p.add_argument("--overwrite", action="store_true", help="let --annotate replace an existing file")
     p.add_argument("--model-dir", type=Path, help="folder of the tile model (default: the models/ that ships)")
-    p.add_argument("--max-pixels", type=int, default=DEFAULT_MAX_PIXELS, help="largest picture decoded, in pixels")
+    p.add_argument(
+        "--max-pixels", type=int, help="largest picture decoded, in pixels (default: the photo reader's limit)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from api import analysis
+    from vision.io import DEFAULT_MAX_PIXELS, ImageError
+
     try:
         ruleset, options = analysis.check_rules(args.rules, parse_key_values(args.option, "--option"))
         fields = situation(args)
@@ -43,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             ruleset=ruleset,
             options=options,
             situation=fields,
-            max_pixels=args.max_pixels,
+            max_pixels=args.max_pixels or DEFAULT_MAX_PIXELS,
             annotate=args.annotate is not None,
         )
     except (ScoringError, ImageError, analysis.NoModel) as exc:
@@ -95,7 +101,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _describe(result: analysis.Analysis) -> str:
+def _describe(result: Analysis) -> str:
     rec = result.recognition.to_json()
     lines = [f"{rec['image']}: {len(rec['tiles'])} tiles read; hand: {_hand_text(rec['hand'])}"]
     lines += [f"warning: {w}" for w in rec["warnings"]]

@@ -12,8 +12,6 @@ import socket
 import sys
 from pathlib import Path
 
-from vision.io import DEFAULT_MAX_PIXELS
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
@@ -22,10 +20,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-pixels",
         type=int,
-        default=DEFAULT_MAX_PIXELS,
-        help=f"largest picture decoded, in pixels (default {DEFAULT_MAX_PIXELS:,}); guards against decompression bombs",
+        help="largest picture decoded, in pixels (default: the photo reader's limit, 50 million); "
+        "guards against decompression bombs",
     )
-    p.add_argument("--workers", type=int, default=2, help="photos recognised at the same time (default 2)")
+    p.add_argument("--workers", type=int, help="photos recognised at the same time (default 2)")
     p.add_argument("--model-dir", type=Path, help="folder of the tile model (default: the models/ that ships)")
     p.add_argument(
         "--ssl-certfile", type=Path, help="TLS certificate (PEM): serve https, needed for offline use on a phone"
@@ -44,11 +42,9 @@ def run(args: argparse.Namespace) -> int:
     from api.app import create_app
     from api.routers.deps import Settings
 
+    given = {"max_pixels": args.max_pixels, "workers": args.workers, "model_dir": args.model_dir}
     settings = Settings(
-        max_upload_bytes=int(args.max_upload_mb * 2**20),
-        max_pixels=args.max_pixels,
-        workers=args.workers,
-        model_dir=args.model_dir,
+        max_upload_bytes=int(args.max_upload_mb * 2**20), **{k: v for k, v in given.items() if v is not None}
     )
     if not _is_loopback(args.host):
         print(
@@ -76,9 +72,9 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--port must be 1-65535, not {args.port}"
     if args.max_upload_mb <= 0:
         return "--max-upload-mb must be more than 0"
-    if args.max_pixels <= 0:
+    if args.max_pixels is not None and args.max_pixels <= 0:
         return "--max-pixels must be more than 0"
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         return "--workers must be at least 1"
     if bool(args.ssl_certfile) != bool(args.ssl_keyfile):
         return "--ssl-certfile and --ssl-keyfile go together"

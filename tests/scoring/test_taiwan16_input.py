@@ -199,3 +199,15 @@ def test_cli_refusal_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert mjscan(["score", "--rules", "taiwan16", "123m456m789m234p55p"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("mjscan score: wrong tile count") and err.count("\n") == 1
+
+
+def test_rule_card_names_every_item_and_choice() -> None:
+    """The rule card scoring/docs/taiwan16.md lists every pattern id, each choice A1-A9 and each option."""
+    from scoring.rules.taiwan16_patterns import PATTERNS
+
+    rules = scoring.get("taiwan16")
+    card = rules.card()
+    assert all(f"`{p.id}`" in card for p in PATTERNS)
+    assert all(f"| A{n} |" in card for n in range(1, 10))
+    assert all(f"`{o.name}`" in card for o in rules.options)
+    assert "Out of scope" in card and "喊碰未碰" in card and "眼牌" in card and "詐胡" in card

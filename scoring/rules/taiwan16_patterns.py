@@ -35,12 +35,12 @@ EIGHT_IMMORTALS, SEVEN_ROB_ONE = "eight_immortals", "seven_rob_one"
 class Facts:
     """What holds for the whole hand, whatever the arrangement.
 
-        seat: the kind of the seat wind (開門序: East for the 開門位, then counter-clockwise); seat_number its
-        flower number 1-4. round: the kind of the round wind (圈序). standing: concealed tiles held without the
-        winning tile (全求 / 半求 need 1). flowers: the flower kinds whose tai this hand counts (七搶一 way 2 leaves
-    out the robbed one); flowers_held: any flower at all (平胡 needs none, choice A6). flower_win:
-        None, ``eight_immortals`` or ``seven_rob_one``. single_wait: 獨聽, the winning tile is the only tile that
-        completes the hand.
+    seat: the kind of the seat wind (開門序: East for the 開門位, then counter-clockwise); seat_number its
+    flower number 1-4. round: the kind of the round wind (圈序). standing: concealed tiles held without the
+    winning tile (全求 / 半求 need 1). flowers: the flower kinds whose tai this hand counts (七搶一 way 2
+    leaves out the robbed one); flowers_held: any flower at all (平胡 needs none, choice A6). flower_win:
+    None, ``eight_immortals`` or ``seven_rob_one``. single_wait: 獨聽, the winning tile is the only tile
+    that completes the hand.
     """
 
     options: dict[str, Any]
@@ -68,8 +68,8 @@ class Facts:
 
 
 @dataclass(frozen=True, slots=True)
-class Set:
-    """A pung or kong of a reading: its kind, whether it counts as concealed (暗坎), its tiles."""
+class Triplet:
+    """A pung or kong (a triplet, 坎) of a reading: its kind, whether it counts as concealed (暗坎), its tiles."""
 
     kind: int
     concealed: bool
@@ -80,15 +80,15 @@ class Reading:
     """One arrangement seen the way the tai items need it.
 
     sets: the pungs and kongs; a pung completed by a discard is not concealed (choice A5). chows: the
-    chows' tiles. pair: the pair's kind in a 5 melds + pair hand, None in 嚦咕嚦咕.
+    chows' tiles. pair: the pair's kind in a 5 melds + pair hand, None in 嚦咕嚦咕 (seven pairs).
     """
 
-    __slots__ = ("arr", "shape", "sets", "chows", "pair", "pairs")
+    __slots__ = ("arr", "shape", "sets", "chows", "pair")
 
     def __init__(self, arr: Arrangement, self_drawn: bool) -> None:
         self.arr = arr
         self.shape = arr.shape
-        sets: list[Set] = []
+        sets: list[Triplet] = []
         chows: list[tuple[int, ...]] = []
         pairs: list[int] = []
         for i, b in enumerate(arr.blocks):
@@ -97,17 +97,16 @@ class Reading:
             elif b.type == PAIR:
                 pairs.append(b.first)
             else:
-                sets.append(Set(b.first, b.concealed and (self_drawn or i != arr.win_block), b.tiles))
+                sets.append(Triplet(b.first, b.concealed and (self_drawn or i != arr.win_block), b.tiles))
         self.sets = tuple(sets)
         self.chows = tuple(chows)
-        self.pairs = tuple(pairs)
         self.pair = pairs[0] if arr.shape == STANDARD else None
 
-    def sets_of(self, kinds: frozenset[int]) -> tuple[Set, ...]:
+    def sets_of(self, kinds: frozenset[int]) -> tuple[Triplet, ...]:
         return tuple(s for s in self.sets if s.kind in kinds)
 
     @property
-    def completed_by_discard(self) -> Set | None:
+    def completed_by_discard(self) -> Triplet | None:
         """The set the winning tile completed on a discard (A5: it is not concealed), if there is one."""
         b = self.arr.blocks[self.arr.win_block] if self.arr.win_block is not None else None
         if b is None or not b.is_set or b.declared:
@@ -138,7 +137,7 @@ def _one(tiles: tuple[int, ...]) -> Hit:
     return (1, tiles)
 
 
-def _sets_hit(sets: tuple[Set, ...]) -> Hit | None:
+def _sets_hit(sets: tuple[Triplet, ...]) -> Hit | None:
     return (len(sets), tuple(k for s in sets for k in s.tiles)) if sets else None
 
 
@@ -225,7 +224,6 @@ def _all_honours_deduction(f: Facts, r: Reading) -> Hit | None:
 
 
 _FLOWER_ITEMS = ("own_flower", "flower_set", "all_flowers")
-_READY_AND_CONCEALED = ("concealed_hand",)
 
 #: Every tai item in the source's order (item numbers of DIGEST §1.5). 作莊 (9) and 連N拉N (10) are settled
 #: with the dealer only, and 花胡 (27) / 配牌花胡 (28) are forms of 八仙過海 and 七搶一: see taiwan16_settle.
@@ -391,7 +389,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "26",
         lambda f, r: (len(own_flowers(f)), own_flowers(f)) if own_flowers(f) else None,
     ),
-    Pattern("flower_set", "Same-Colour Flower Set", "同色花槓", 2, "26", lambda f, r: _flower_sets(f)),
+    Pattern("flower_set", "Same-Colour Flower Triplet", "同色花槓", 2, "26", lambda f, r: _flower_sets(f)),
     Pattern(
         "all_flowers",
         "All Eight Flowers",
@@ -426,7 +424,7 @@ PATTERNS: tuple[Pattern, ...] = (
         8,
         "31",
         lambda f, r: _if(f.heavenly_ready, _whole(f)),
-        excludes=_READY_AND_CONCEALED,
+        excludes=("concealed_hand",),
     ),
     Pattern(
         "earthly_ready",
@@ -435,7 +433,7 @@ PATTERNS: tuple[Pattern, ...] = (
         4,
         "32",
         lambda f, r: _if(f.earthly_ready, _whole(f)),
-        excludes=_READY_AND_CONCEALED,
+        excludes=("concealed_hand",),
     ),
     Pattern(
         "heavenly_win",

@@ -207,7 +207,8 @@ def test_rule_card_names_every_item_and_choice() -> None:
 
     rules = scoring.get("taiwan16")
     card = rules.card()
-    assert all(f"`{p.id}`" in card for p in PATTERNS)
+    rows = {p.id: next((line for line in card.splitlines() if f"`{p.id}`" in line), "") for p in PATTERNS}
+    assert all(rows[p.id].startswith(f"| {p.item} |") for p in PATTERNS), rows
     assert all(f"| A{n} |" in card for n in range(1, 10))
     assert all(f"`{o.name}`" in card for o in rules.options)
     assert "Out of scope" in card and "喊碰未碰" in card and "眼牌" in card and "詐胡" in card

@@ -1,0 +1,217 @@
+"""Drawing a recognition on its photo, readable on a phone screen.
+
+``annotate_image(rgb, recognition)`` returns the picture (at most ``max_side`` pixels on its long side) with
+each tile's box and code, low-confidence tiles dashed in red with a "?", each meld outlined and named, the
+winning tile marked and optional text lines (for example the scoring patterns) in a panel at the top.
+``annotate_jpeg`` gives the same as JPEG bytes. Both are pure functions of the picture and the recognition.
+``draw_boxes`` is the primitive underneath, also used for the error pictures of ``vision.evaluate``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    from vision.recognize import Recognition
+
+#: Tiles read with a score below this are drawn as uncertain.
+LOW_SCORE = 0.5
+
+#: The longest side of an annotated picture by default.
+DEFAULT_MAX_SIDE = 1600
+
+Color = tuple[int, int, int]
+GREEN: Color = (30, 200, 90)
+RED: Color = (235, 40, 40)
+GOLD: Color = (255, 190, 0)
+PINK: Color = (240, 90, 200)
+GREY: Color = (150, 150, 150)
+ORANGE: Color = (255, 140, 0)
+#: Colours of successive melds.
+MELD_COLORS: tuple[Color, ...] = ((40, 120, 255), (170, 70, 255), (0, 190, 210), (255, 110, 60), (120, 200, 0))
+
+_FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+)
+
+
+@dataclass(frozen=True)
+class Box:
+    """One box to draw: xyxy in the source picture's pixels, a text tag, a colour, dashed or solid."""
+
+    box: tuple[float, float, float, float]
+    text: str = ""
+    color: Color = GREEN
+    dashed: bool = False
+    thick: float = 1.0
+
+
+def annotate_image(
+    image: np.ndarray,
+    recognition: Recognition,
+    *,
+    lines: Sequence[str] = (),
+    max_side: int = DEFAULT_MAX_SIDE,
+    low_score: float = LOW_SCORE,
+) -> np.ndarray:
+    """The photo with the recognition drawn on it, as an RGB array whose long side is at most max_side.
+
+    image: the photo as decoded (any size of the photo's aspect: boxes are scaled from the recognition's
+    width and height). lines: text shown in a panel at the top, e.g. the patterns a score counted.
+    """
+    scale = image.shape[1] / recognition.width if recognition.width else 1.0
+    boxes: list[Box] = []
+    roles = recognition.roles()
+    for i, tile in enumerate(recognition.tiles):
+        unsure = tile.score < low_score
+        role = roles.get(i, "")
+        color = RED if unsure else PINK if role == "flower" else GREY if tile.code == "back" else GREEN
+        text = tile.code + ("?" if unsure else "")
+        if role == "win":
+            boxes.append(_scaled(tile.box, scale, "WIN " + text, RED if unsure else GOLD, unsure, 2.0))
+        else:
+            boxes.append(_scaled(tile.box, scale, text, color, unsure, 1.0))
+    for n, group in enumerate(g for g in recognition.groups if g.role == "meld"):
+        outline = _union([recognition.tiles[i].box for i in group.tiles], pad=0.08)
+        boxes.append(_scaled(outline, scale, group.label, MELD_COLORS[n % len(MELD_COLORS)], False, 1.5))
+    return draw_boxes(image, boxes, lines=lines, max_side=max_side, tag_below=True)
+
+
+def annotate_jpeg(
+    image: np.ndarray,
+    recognition: Recognition,
+    *,
+    lines: Sequence[str] = (),
+    max_side: int = DEFAULT_MAX_SIDE,
+    quality: int = 85,
+) -> bytes:
+    """``annotate_image`` encoded as JPEG bytes."""
+    return to_jpeg(annotate_image(image, recognition, lines=lines, max_side=max_side), quality)
+
+
+def to_jpeg(rgb: np.ndarray, quality: int = 85) -> bytes:
+    """An RGB array as JPEG bytes."""
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, "JPEG", quality=quality)
+    return out.getvalue()
+
+
+def draw_boxes(
+    image: np.ndarray,
+    boxes: Sequence[Box],
+    *,
+    lines: Sequence[str] = (),
+    max_side: int = DEFAULT_MAX_SIDE,
+    tag_below: bool = False,
+) -> np.ndarray:
+    """Boxes with text tags (and a text panel of ``lines``) drawn on a copy of the picture, which is first
+    shrunk to at most max_side on its long side. Line widths and text scale with the boxes and the picture.
+    tag_below: boxes drawn with thick > 1.2 (group outlines) put their tag under the box instead of above."""
+    pil = Image.fromarray(image)
+    factor = min(1.0, max_side / max(pil.size))
+    if factor < 1.0:
+        pil = pil.resize((max(1, round(pil.width * factor)), max(1, round(pil.height * factor))), Image.BILINEAR)
+    draw = ImageDraw.Draw(pil)
+    long_side = max(pil.size)
+    sizes = [min(b.box[2] - b.box[0], b.box[3] - b.box[1]) * factor for b in boxes if b.thick <= 1.2]
+    tile = float(np.median(sizes)) if sizes else long_side / 15
+    font_px = int(np.clip(0.45 * tile, long_side / 70, long_side / 28))
+    font = _font(max(font_px, 10))
+    width = max(2, round(font_px / 8))
+    for b in sorted(boxes, key=lambda b: b.thick):
+        xyxy = tuple(v * factor for v in b.box)
+        w = max(1, round(width * b.thick))
+        if b.dashed:
+            _dashed_rect(draw, xyxy, b.color, w, dash=max(4, font_px // 2))
+        else:
+            draw.rectangle(xyxy, outline=b.color, width=w)
+        if b.text:
+            _tag(draw, font, xyxy, b.text, b.color, below=tag_below and b.thick > 1.2, limit=pil.width)
+    if lines:
+        _panel(draw, _font(max(int(long_side / 40), 12)), lines, pil.size)
+    return np.asarray(pil)
+
+
+def _scaled(box: Sequence[float], scale: float, text: str, color: Color, dashed: bool, thick: float) -> Box:
+    x1, y1, x2, y2 = (float(v) * scale for v in box)
+    return Box((x1, y1, x2, y2), text, color, dashed, thick)
+
+
+def _union(boxes: Sequence[Sequence[float]], pad: float) -> tuple[float, float, float, float]:
+    a = np.asarray(boxes, dtype=np.float64)
+    x1, y1 = a[:, 0].min(), a[:, 1].min()
+    x2, y2 = a[:, 2].max(), a[:, 3].max()
+    p = pad * float(np.median(np.minimum(a[:, 2] - a[:, 0], a[:, 3] - a[:, 1])))
+    return (x1 - p, y1 - p, x2 + p, y2 + p)
+
+
+@lru_cache(maxsize=64)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in _FONT_FILES:
+        if Path(path).is_file():
+            return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size)
+
+
+def _tag(
+    draw: ImageDraw.ImageDraw,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    box: tuple[float, ...],
+    text: str,
+    color: Color,
+    below: bool,
+    limit: int,
+) -> None:
+    x1, y1, x2, y2 = box
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+    tw, th = right - left, bottom - top
+    pad = max(2, th // 6)
+    height = th + 2 * pad
+    y = y2 if below else y1 - height
+    if not below and y < 0:
+        y = y1
+    x = min(max(0.0, x1), max(0.0, limit - tw - 2 * pad))
+    draw.rectangle((x, y, x + tw + 2 * pad, y + height), fill=color)
+    ink = (0, 0, 0) if sum(color) > 450 else (255, 255, 255)
+    draw.text((x + pad - left, y + pad - top), text, fill=ink, font=font)
+
+
+def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, ...], color: Color, width: int, dash: int) -> None:
+    x1, y1, x2, y2 = box
+    for (ax, ay), (bx, by) in (((x1, y1), (x2, y1)), ((x2, y1), (x2, y2)), ((x2, y2), (x1, y2)), ((x1, y2), (x1, y1))):
+        length = max(abs(bx - ax), abs(by - ay))
+        steps = max(1, int(length // (2 * dash)))
+        for k in range(steps + 1):
+            t0 = min(1.0, 2 * k * dash / length) if length else 0.0
+            t1 = min(1.0, (2 * k + 1) * dash / length) if length else 1.0
+            if t0 >= 1.0:
+                break
+            draw.line(
+                (ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
+                fill=color,
+                width=width,
+            )
+
+
+def _panel(
+    draw: ImageDraw.ImageDraw,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    lines: Sequence[str],
+    size: tuple[int, int],
+) -> None:
+    boxes = [draw.textbbox((0, 0), line, font=font) for line in lines]
+    line_h = max(b[3] - b[1] for b in boxes) + 4
+    pad = line_h // 3
+    width = min(size[0], max(b[2] - b[0] for b in boxes) + 2 * pad)
+    draw.rectangle((0, 0, width, len(lines) * line_h + 2 * pad), fill=(0, 0, 0))
+    for k, (line, b) in enumerate(zip(lines, boxes, strict=True)):
+        draw.text((pad - b[0], pad + k * line_h - b[1]), line, fill=(255, 255, 255), font=font)

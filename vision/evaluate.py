@@ -1,0 +1,583 @@
+"""Measuring a tile detector against labelled photos (YOLO labels).
+
+The call for a folder of photos::
+
+    from vision.detector import TileModel
+    from vision.evaluate import evaluate_folder
+
+    report = evaluate_folder(TileModel().detect, "valid/images", "valid/labels", "classes.json")
+    print(report.format())          # or report.to_json()
+
+``detect`` is any callable taking an H x W x 3 uint8 RGB array and returning ``vision.types.Detections``
+in that array's pixels. For photos or renders already in memory, feed an ``Evaluation`` yourself::
+
+    ev = Evaluation()
+    ev.add(detect(rgb), GroundTruth.from_detections(labels))   # once per image
+    report = ev.report()
+
+What is counted:
+
+- a labelled tile is found (true positive) when a predicted box of the same code overlaps it with
+  IoU >= 0.5; predictions are matched greedily one to one, highest score first;
+- precision, recall and F1 over all tiles, and per code;
+- confusion pairs: a prediction of the wrong code on a labelled tile (IoU >= 0.5), counted as (label, prediction);
+- exact-hand accuracy over the images with exactly 13 or 14 labels: the multiset of predicted codes
+  equals the labelled one;
+- predictions that touch no labelled box at all (IoU < 0.1 with every label) are counted as
+  ``unlabelled_predictions``: some photos have tiles nobody boxed. They are false positives unless
+  ``ignore_unlabelled`` is set.
+
+``codes`` restricts the evaluation to the codes a model knows (for a peer model with fewer classes):
+labels of other codes are dropped together with any prediction on them, and images holding such labels
+are left out of exact-hand accuracy.
+
+Label files: one ``<image stem>.txt`` per photo in the labels folder; a line is ``class cx cy w h``
+(normalised) or a polygon ``class x1 y1 x2 y2 x3 y3 ...`` read as its bounding box. ``classes.json`` maps
+class index to tile code, as a dict (``{"0": "5f", ...}``) or a list.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from vision.annotate import GREEN, ORANGE, RED, Box, draw_boxes, to_jpeg
+from vision.io import IMAGE_SUFFIXES, ImageError, decode_image
+from vision.types import CLASS_INDEX, CLASSES, Detections
+
+Detector = Callable[[np.ndarray], Detections]
+
+#: IoU at which a prediction counts as lying on a labelled tile.
+IOU_THRESHOLD = 0.5
+#: Below this IoU with every label a prediction is "unlabelled" (it lies where nobody boxed a tile).
+UNLABELLED_IOU = 0.1
+#: Label counts of the images used for exact-hand accuracy.
+HAND_SIZES = (13, 14)
+
+
+class LabelError(ValueError):
+    """A label or classes file that cannot be read; the message names the file and line."""
+
+
+@dataclass
+class GroundTruth:
+    """The labelled tiles of one image: boxes (N, 4) xyxy in pixels and their codes."""
+
+    boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    codes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_detections(cls, labels: Detections) -> GroundTruth:
+        """Labels written as a Detections (e.g. by a scene renderer); scores and rotation are ignored."""
+        return cls(np.asarray(labels.boxes, np.float32).reshape(-1, 4), labels.codes)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+@dataclass
+class ImageMatch:
+    """How the predictions of one image met its labels. Indices k (predictions) and j (labels) refer to
+    those kept after the ``codes`` restriction: ``pred_codes[k]`` is ``predicted.codes[pred_index[k]]``.
+    ``unlabelled``: how many kept predictions touch no labelled box (dropped when ``ignore_unlabelled``)."""
+
+    pred_codes: list[str]
+    truth_codes: list[str]
+    pred_index: list[int]
+    truth_index: list[int]
+    matches: list[tuple[int, int]]
+    false_positives: list[int]
+    false_negatives: list[int]
+    confusions: list[tuple[int, int]]
+    unlabelled: int
+    hand_checked: bool
+    hand_exact: bool
+
+    @property
+    def perfect(self) -> bool:
+        return not self.false_positives and not self.false_negatives
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in a (N, 4) with every box in b (M, 4), xyxy: an (N, M) array."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+
+
+def match_image(
+    predicted: Detections,
+    truth: GroundTruth,
+    *,
+    iou_threshold: float = IOU_THRESHOLD,
+    codes: Iterable[str] | None = None,
+    ignore_unlabelled: bool = False,
+) -> ImageMatch:
+    """Match one image's predictions to its labels (see the module docstring for the rules)."""
+    known = set(codes) if codes is not None else None
+    pred_boxes = np.asarray(predicted.boxes, np.float64).reshape(-1, 4)
+    pred_codes = predicted.codes
+    pred_scores = np.asarray(predicted.scores, np.float64).reshape(-1)
+    keep_truth = [j for j, c in enumerate(truth.codes) if known is None or c in known]
+    dropped_truth = sorted(set(range(len(truth))) - set(keep_truth))
+    overlap_all = iou_matrix(pred_boxes, truth.boxes)
+    keep_pred = []
+    for i, code in enumerate(pred_codes):
+        if known is not None and code not in known:
+            continue
+        if dropped_truth and overlap_all[i, dropped_truth].max() >= iou_threshold:
+            continue
+        keep_pred.append(i)
+    unlabelled_all = [i for i in keep_pred if len(truth) == 0 or overlap_all[i].max() < UNLABELLED_IOU]
+    if ignore_unlabelled:
+        drop = set(unlabelled_all)
+        keep_pred = [i for i in keep_pred if i not in drop]
+    p_codes = [pred_codes[i] for i in keep_pred]
+    t_codes = [truth.codes[j] for j in keep_truth]
+    overlap = (
+        overlap_all[np.ix_(keep_pred, keep_truth)]
+        if keep_pred and keep_truth
+        else np.zeros((len(keep_pred), len(keep_truth)))
+    )
+    order = sorted(range(len(keep_pred)), key=lambda k: -pred_scores[keep_pred[k]])
+    truth_free = np.ones(len(keep_truth), bool)
+    matches: list[tuple[int, int]] = []
+    unmatched: list[int] = []
+    for k in order:
+        candidates = [
+            j
+            for j in range(len(keep_truth))
+            if truth_free[j] and t_codes[j] == p_codes[k] and overlap[k, j] >= iou_threshold
+        ]
+        if candidates:
+            j = max(candidates, key=lambda j: overlap[k, j])
+            truth_free[j] = False
+            matches.append((k, j))
+        else:
+            unmatched.append(k)
+    confusions: list[tuple[int, int]] = []
+    confusion_free = truth_free.copy()
+    for k in unmatched:
+        candidates = [
+            j
+            for j in range(len(keep_truth))
+            if confusion_free[j] and t_codes[j] != p_codes[k] and overlap[k, j] >= iou_threshold
+        ]
+        if candidates:
+            j = max(candidates, key=lambda j: overlap[k, j])
+            confusion_free[j] = False
+            confusions.append((k, j))
+    checked = len(truth) in HAND_SIZES and not dropped_truth
+    return ImageMatch(
+        pred_codes=p_codes,
+        truth_codes=t_codes,
+        pred_index=keep_pred,
+        truth_index=keep_truth,
+        matches=matches,
+        false_positives=unmatched,
+        false_negatives=[j for j in range(len(keep_truth)) if truth_free[j]],
+        confusions=confusions,
+        unlabelled=len(unlabelled_all),
+        hand_checked=checked,
+        hand_exact=checked and Counter(p_codes) == Counter(t_codes),
+    )
+
+
+@dataclass
+class ClassFigures:
+    """Counts and figures of one code."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def support(self) -> int:
+        return self.tp + self.fn
+
+    @property
+    def precision(self) -> float:
+        return _ratio(self.tp, self.tp + self.fp, self.fn == 0)
+
+    @property
+    def recall(self) -> float:
+        return _ratio(self.tp, self.tp + self.fn, self.fp == 0)
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "support": self.support,
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+        }
+
+
+def _ratio(num: int, den: int, empty_is_perfect: bool) -> float:
+    if den:
+        return num / den
+    return 1.0 if empty_is_perfect else 0.0
+
+
+@dataclass
+class EvaluationReport:
+    """The figures of one evaluation; ``to_json()`` for machines, ``format()`` for people."""
+
+    images: int
+    labels: int
+    predictions: int
+    total: ClassFigures
+    per_class: dict[str, ClassFigures]
+    confusions: list[tuple[str, str, int]]
+    hands_checked: int
+    hands_exact: int
+    unlabelled_predictions: int
+    ignore_unlabelled: bool
+    images_without_labels: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    detect_ms: list[float] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.total.precision
+
+    @property
+    def recall(self) -> float:
+        return self.total.recall
+
+    @property
+    def f1(self) -> float:
+        return self.total.f1
+
+    @property
+    def hand_accuracy(self) -> float | None:
+        """Exact-hand accuracy, or None when no image has 13 or 14 labels."""
+        return self.hands_exact / self.hands_checked if self.hands_checked else None
+
+    def to_json(self) -> dict[str, Any]:
+        """All figures as a JSON-ready dict."""
+        out: dict[str, Any] = {
+            "images": self.images,
+            "labels": self.labels,
+            "predictions": self.predictions,
+            **{k: v for k, v in self.total.to_json().items() if k != "support"},
+            "hands": {
+                "checked": self.hands_checked,
+                "exact": self.hands_exact,
+                "accuracy": None if self.hand_accuracy is None else round(self.hand_accuracy, 4),
+            },
+            "per_class": {c: f.to_json() for c, f in sorted(self.per_class.items(), key=lambda kv: _code_order(kv[0]))},
+            "confusions": [{"label": t, "predicted": p, "count": n} for t, p, n in self.confusions],
+            "unlabelled_predictions": self.unlabelled_predictions,
+            "ignore_unlabelled": self.ignore_unlabelled,
+            "images_without_labels": self.images_without_labels,
+            "unreadable": list(self.unreadable),
+        }
+        if self.detect_ms:
+            out["detect_ms"] = {
+                "median": round(statistics.median(self.detect_ms), 1),
+                "p95": round(_percentile(self.detect_ms, 95), 1),
+            }
+        return out
+
+    def format(self, per_class: bool = True, top_confusions: int = 15) -> str:
+        """The figures as text for a terminal."""
+        t = self.total
+        lines = [
+            f"images {self.images}, labelled tiles {self.labels}, predicted tiles {self.predictions}",
+            f"tiles: precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}  "
+            f"(tp {t.tp}, fp {t.fp}, fn {t.fn})",
+        ]
+        acc = self.hand_accuracy
+        lines.append(
+            f"exact hands: {self.hands_exact}/{self.hands_checked}"
+            + (f" = {acc:.4f}" if acc is not None else "")
+            + " (images with 13 or 14 labels)"
+        )
+        if self.unlabelled_predictions:
+            how = (
+                "left out of precision"
+                if self.ignore_unlabelled
+                else "counted as false positives (--ignore-unlabelled leaves them out)"
+            )
+            lines.append(f"{self.unlabelled_predictions} predictions lie where no tile is labelled: {how}")
+        if self.images_without_labels:
+            lines.append(f"{self.images_without_labels} images have no label file: read as photos without tiles")
+        if self.unreadable:
+            lines.append(f"{len(self.unreadable)} images could not be read: " + ", ".join(self.unreadable[:5]))
+        if self.detect_ms:
+            median, p95 = statistics.median(self.detect_ms), _percentile(self.detect_ms, 95)
+            lines.append(f"detect time: median {median:.1f} ms, 95th percentile {p95:.1f} ms")
+        if self.confusions:
+            lines.append("confusions (label -> predicted: count):")
+            lines.extend(f"  {tc:>4} -> {pc:<4} {n}" for tc, pc, n in self.confusions[:top_confusions])
+            if len(self.confusions) > top_confusions:
+                lines.append(f"  ... and {len(self.confusions) - top_confusions} more pairs")
+        if per_class and self.per_class:
+            lines.append("per code:   support    prec  recall      F1")
+            for code, f in sorted(self.per_class.items(), key=lambda kv: _code_order(kv[0])):
+                lines.append(f"  {code:>4}    {f.support:7d}  {f.precision:.4f}  {f.recall:.4f}  {f.f1:.4f}")
+        return "\n".join(lines)
+
+
+def _code_order(code: str) -> int:
+    return CLASS_INDEX.get(code, len(CLASSES))
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values, np.float64), q))
+
+
+class Evaluation:
+    """Accumulates image matches into an EvaluationReport."""
+
+    def __init__(
+        self,
+        *,
+        iou_threshold: float = IOU_THRESHOLD,
+        codes: Iterable[str] | None = None,
+        ignore_unlabelled: bool = False,
+    ) -> None:
+        self.iou_threshold = iou_threshold
+        self.codes = None if codes is None else frozenset(codes)
+        self.ignore_unlabelled = ignore_unlabelled
+        self._per_class: dict[str, ClassFigures] = {}
+        self._confusions: Counter[tuple[str, str]] = Counter()
+        self._images = self._labels = self._predictions = self._unlabelled = 0
+        self._hands_checked = self._hands_exact = 0
+        self.images_without_labels = 0
+        self.unreadable: list[str] = []
+        self.detect_ms: list[float] = []
+
+    def add(self, predicted: Detections, truth: GroundTruth) -> ImageMatch:
+        """Score one image and add it to the totals."""
+        m = match_image(
+            predicted,
+            truth,
+            iou_threshold=self.iou_threshold,
+            codes=self.codes,
+            ignore_unlabelled=self.ignore_unlabelled,
+        )
+        self._images += 1
+        self._labels += len(m.truth_codes)
+        self._predictions += len(m.pred_codes)
+        self._unlabelled += m.unlabelled
+        for k, _ in m.matches:
+            self._cls(m.pred_codes[k]).tp += 1
+        for k in m.false_positives:
+            self._cls(m.pred_codes[k]).fp += 1
+        for j in m.false_negatives:
+            self._cls(m.truth_codes[j]).fn += 1
+        for k, j in m.confusions:
+            self._confusions[(m.truth_codes[j], m.pred_codes[k])] += 1
+        self._hands_checked += m.hand_checked
+        self._hands_exact += m.hand_exact
+        return m
+
+    def _cls(self, code: str) -> ClassFigures:
+        return self._per_class.setdefault(code, ClassFigures())
+
+    def report(self) -> EvaluationReport:
+        """The figures so far."""
+        total = ClassFigures(
+            sum(f.tp for f in self._per_class.values()),
+            sum(f.fp for f in self._per_class.values()),
+            sum(f.fn for f in self._per_class.values()),
+        )
+        return EvaluationReport(
+            images=self._images,
+            labels=self._labels,
+            predictions=self._predictions,
+            total=total,
+            per_class=dict(self._per_class),
+            confusions=[(t, p, n) for (t, p), n in sorted(self._confusions.items(), key=lambda kv: (-kv[1], kv[0]))],
+            hands_checked=self._hands_checked,
+            hands_exact=self._hands_exact,
+            unlabelled_predictions=self._unlabelled,
+            ignore_unlabelled=self.ignore_unlabelled,
+            images_without_labels=self.images_without_labels,
+            unreadable=list(self.unreadable),
+            detect_ms=list(self.detect_ms),
+        )
+
+
+def read_classes(source: str | Path | Mapping[Any, str] | Sequence[str]) -> dict[int, str]:
+    """classes.json (a path, or its loaded content): class index -> tile code. Raises LabelError."""
+    where = "classes"
+    if isinstance(source, str | Path):
+        where = str(source)
+        try:
+            source = json.loads(Path(source).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise LabelError(f"{where}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LabelError(f"{where}: cannot read it ({exc})") from None
+        except json.JSONDecodeError as exc:
+            raise LabelError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    if isinstance(source, Mapping):
+        items = list(source.items())
+    elif isinstance(source, Sequence) and not isinstance(source, str):
+        items = list(enumerate(source))
+    else:
+        raise LabelError(f"{where} must map class index to tile code: a JSON object or list")
+    out: dict[int, str] = {}
+    for key, code in items:
+        try:
+            index = int(key)
+        except (TypeError, ValueError):
+            raise LabelError(f"{where}: class index {key!r} is not a whole number") from None
+        if code not in CLASS_INDEX:
+            raise LabelError(f"{where}: class {index} is {code!r}, which is no tile code (like 3p, 7z, 2f, back)")
+        out[index] = code
+    return out
+
+
+def read_yolo_labels(path: str | Path, width: int, height: int, classes: Mapping[int, str]) -> GroundTruth:
+    """A YOLO label file as boxes in pixels of a width x height image. Raises LabelError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelError(f"{path}: cannot read it ({exc})") from None
+    boxes: list[tuple[float, float, float, float]] = []
+    codes: list[str] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            cls = int(parts[0])
+            values = [float(v) for v in parts[1:]]
+        except ValueError:
+            raise LabelError(f"{path}:{n}: expected numbers, got {line.strip()!r}") from None
+        if cls not in classes:
+            raise LabelError(f"{path}:{n}: class {cls} is not in classes.json")
+        if len(values) == 4:
+            cx, cy, w, h = values
+            x1, y1, x2, y2 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+        elif len(values) >= 6 and len(values) % 2 == 0:
+            xs, ys = values[0::2], values[1::2]
+            x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
+        else:
+            raise LabelError(f"{path}:{n}: a line is 'class cx cy w h' or a polygon 'class x1 y1 x2 y2 x3 y3 ...'")
+        x1, x2 = (min(max(v, 0.0), 1.0) * width for v in (x1, x2))
+        y1, y2 = (min(max(v, 0.0), 1.0) * height for v in (y1, y2))
+        if x2 <= x1 or y2 <= y1:
+            raise LabelError(f"{path}:{n}: the box has no area")
+        boxes.append((x1, y1, x2, y2))
+        codes.append(classes[cls])
+    return GroundTruth(np.asarray(boxes, np.float32).reshape(-1, 4), codes)
+
+
+def list_images(folder: str | Path) -> list[Path]:
+    """The photos in a folder (by suffix), sorted by name."""
+    return sorted(p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def evaluate_folder(
+    detect: Detector,
+    images: str | Path,
+    labels: str | Path,
+    classes: str | Path | Mapping[Any, str] | Sequence[str],
+    *,
+    iou_threshold: float = IOU_THRESHOLD,
+    codes: Iterable[str] | None = None,
+    ignore_unlabelled: bool = False,
+    errors_dir: str | Path | None = None,
+    limit: int | None = None,
+    progress: bool = True,
+) -> EvaluationReport:
+    """Run ``detect`` on every photo of a folder and score it against the YOLO labels.
+
+    errors_dir: a folder (new or empty) that receives an annotated picture of every image with a miss or a
+    false positive (see ``error_image``). limit: the first N photos only. progress: a progress bar on
+    standard error. Raises LabelError for bad folders, classes or label files; a photo that cannot be read
+    is listed in the report's ``unreadable`` and skipped.
+    """
+    class_map = read_classes(classes)
+    images, labels = Path(images), Path(labels)
+    for folder, what in ((images, "images"), (labels, "labels")):
+        if not folder.is_dir():
+            raise LabelError(f"{what} folder {folder} does not exist")
+    out_dir = _prepare_errors_dir(errors_dir) if errors_dir is not None else None
+    paths = list_images(images)[:limit]
+    if not paths:
+        raise LabelError(f"no photos ({', '.join(IMAGE_SUFFIXES)}) in {images}")
+    ev = Evaluation(iou_threshold=iou_threshold, codes=codes, ignore_unlabelled=ignore_unlabelled)
+    for path in tqdm(paths, desc="evaluate", unit="photo", disable=not progress):
+        try:
+            decoded = decode_image(path)
+        except ImageError as exc:
+            ev.unreadable.append(f"{path.name} ({exc.message})")
+            continue
+        label_path = labels / (path.stem + ".txt")
+        if label_path.is_file():
+            truth = read_yolo_labels(label_path, decoded.width, decoded.height, class_map)
+        else:
+            truth = GroundTruth()
+            ev.images_without_labels += 1
+        start = time.perf_counter()
+        predicted = detect(decoded.rgb)
+        ev.detect_ms.append((time.perf_counter() - start) * 1000.0)
+        m = ev.add(predicted, truth)
+        if out_dir is not None and not m.perfect:
+            (out_dir / (path.stem + ".jpg")).write_bytes(to_jpeg(error_image(decoded.rgb, predicted, truth, m)))
+    return ev.report()
+
+
+def _prepare_errors_dir(folder: str | Path) -> Path:
+    out = Path(folder)
+    if out.exists() and not out.is_dir():
+        raise LabelError(f"--errors {out} is a file; give a folder")
+    if out.is_dir() and any(out.iterdir()):
+        raise LabelError(f"the errors folder {out} is not empty; give a new or empty folder so nothing is overwritten")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def error_image(rgb: np.ndarray, predicted: Detections, truth: GroundTruth, match: ImageMatch) -> np.ndarray:
+    """A picture of one image's errors: found tiles thin green, missed labels red (``miss label``), wrong or
+    extra predictions dashed orange (``predicted≠label`` for a confusion, ``predicted?`` for an extra box)."""
+    confused = dict(match.confusions)
+    boxes: list[Box] = []
+    for _, j in match.matches:
+        boxes.append(Box(_box(truth.boxes[match.truth_index[j]]), match.truth_codes[j], GREEN, thick=0.5))
+    misread = {j for _, j in match.confusions}
+    for j in match.false_negatives:
+        text = "" if j in misread else "miss " + match.truth_codes[j]
+        boxes.append(Box(_box(truth.boxes[match.truth_index[j]]), text, RED))
+    for k in match.false_positives:
+        code = match.pred_codes[k]
+        text = f"{code}≠{match.truth_codes[confused[k]]}" if k in confused else code + "?"
+        boxes.append(Box(_box(predicted.boxes[match.pred_index[k]]), text, ORANGE, dashed=True))
+    lines = [f"found {len(match.matches)} of {len(match.truth_codes)}; wrong or extra {len(match.false_positives)}"]
+    return draw_boxes(rgb, boxes, lines=lines)
+
+
+def _box(row: np.ndarray) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = (float(v) for v in row)
+    return (x1, y1, x2, y2)

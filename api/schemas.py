@@ -97,7 +97,7 @@ class Health(BaseModel):
     status: Literal["ok", "no_model"] = Field(description="ok, or no_model when recognition is unavailable")
     model: dict[str, Any] = Field(description="the tile model's info (name, version, classes, files) or its error")
     rules: list[str] = Field(description="the rule sets that can be scored")
-    recognitions_running: int = Field(description="photos being recognised right now")
+    recognitions_running: int = Field(description="photos being read right now or waiting for a worker")
     limits: dict[str, int] = Field(description="the upload limits in force")
 
 

@@ -39,7 +39,7 @@ class ServerState:
     model: Any = None
     model_error: str | None = None
     limiter: anyio.CapacityLimiter | None = None
-    #: photos being decoded or recognised now (changed only on the event loop)
+    #: photos being read now or waiting for a worker (changed only on the event loop)
     running: int = 0
 
     def model_info(self) -> dict[str, Any]:

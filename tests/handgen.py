@@ -61,7 +61,9 @@ THEMES: tuple[tuple[str, int], ...] = (
     ("middle", 2),
     ("high", 2),
     ("pattern", 22),
+    ("dense", 8),
     ("seven_pairs", 5),
+    ("pairs_of_chows", 2),
     ("shifted_pairs", 1),
     ("thirteen_orphans", 2),
     ("nine_gates", 2),
@@ -110,6 +112,14 @@ class HandGen:
         rng = self.rng
         if theme == "seven_pairs":
             return self._closed_hand(self._seven_pairs())
+        if theme == "pairs_of_chows":
+            # seven pairs that are also sets and a pair (223344 ...): both readings must be weighed
+            a, b = rng.sample((0, 9, 18), 2)
+            r, q = rng.randrange(7), rng.randrange(7)
+            return self._closed_hand(
+                [k for k in (a + r, a + r + 1, a + r + 2, b + q, b + q + 1, b + q + 2) for _ in (0, 1)]
+                + [rng.randrange(34)] * 2
+            )
         if theme == "shifted_pairs":
             s = rng.randrange(3) * 9 + rng.randrange(3)
             return self._closed_hand([k for k in range(s, s + 7) for _ in range(2)])
@@ -146,6 +156,7 @@ class HandGen:
         rng = self.rng
         s = rng.randrange(3) * 9
         other = (s + 9 * rng.randrange(1, 3)) % 27
+        window = rng.randrange(6)
         pools: dict[str, list[int]] = {
             "one_suit": list(range(s, s + 9)),
             "one_suit_honours": [*range(s, s + 9), *HONOURS],
@@ -159,9 +170,10 @@ class HandGen:
             "evens": [k for k in range(27) if k % 9 in (1, 3, 5, 7)],
             "low": [k for k in range(27) if k % 9 < rng.choice((3, 4))],
             "middle": [k for k in range(27) if 3 <= k % 9 <= 5],
+            "dense": [b + r for b in (s, other) for r in range(window, window + 4)],
             "high": [k for k in range(27) if k % 9 >= rng.choice((5, 6))],
         }
-        bias = {"terminals_honours": 0.0, "terminals": 0.0, "honours": 0.0, "evens": 0.0}.get(
+        bias = {"terminals_honours": 0.0, "terminals": 0.0, "honours": 0.0, "evens": 0.0, "dense": 0.85}.get(
             theme, rng.choice((0.2, 0.5, 0.8))
         )
         return pools.get(theme, list(range(34))), bias

@@ -21,6 +21,7 @@ from scoring.rules.riichi_yaku import (
     CHOWS,
     HAND_YAKU,
     KIND,
+    ORDER,
     SETS,
     Facts,
     Reading,
@@ -245,6 +246,7 @@ class Riichi(RuleSet):
         """The score of the chosen reading: items with their tiles, fu details, points and notes."""
         groups = _code_groups(hand, r)
         double = options["double_yakuman"]
+        counted = sorted(counted, key=lambda m: ORDER[m[0].id])
         items = [
             Item(
                 y.id,

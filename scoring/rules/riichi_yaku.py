@@ -443,6 +443,8 @@ YAKU: tuple[Yaku, ...] = (
 )
 
 BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU}
+#: the place of each pattern in YAKU: items are listed in this order
+ORDER: dict[str, int] = {y.id: i for i, y in enumerate(YAKU)}
 HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.needs == "hand")
 _SEAT_YAKU = {w: f"yakuhai_seat_{en}" for w, (en, _) in _WIND_NAMES.items()}
 _ROUND_YAKU = {w: f"yakuhai_round_{en}" for w, (en, _) in _WIND_NAMES.items()}

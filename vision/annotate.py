@@ -46,13 +46,17 @@ _FONT_FILES = (
 
 @dataclass(frozen=True)
 class Box:
-    """One box to draw: xyxy in the source picture's pixels, a text tag, a colour, dashed or solid."""
+    """One box to draw: xyxy in the source picture's pixels, a text tag (above the box, or below it), a
+    colour, dashed or solid, and a line width relative to the standard one. ``outline``: a box around a
+    group of tiles (drawn first; not counted when sizing the text)."""
 
     box: tuple[float, float, float, float]
     text: str = ""
     color: Color = GREEN
     dashed: bool = False
     thick: float = 1.0
+    below: bool = False
+    outline: bool = False
 
 
 def annotate_image(
@@ -81,9 +85,10 @@ def annotate_image(
         else:
             boxes.append(_scaled(tile.box, scale, text, color, unsure, 1.0))
     for n, group in enumerate(g for g in recognition.groups if g.role == "meld"):
-        outline = _union([recognition.tiles[i].box for i in group.tiles], pad=0.08)
-        boxes.append(_scaled(outline, scale, group.label, MELD_COLORS[n % len(MELD_COLORS)], False, 1.5))
-    return draw_boxes(image, boxes, lines=lines, max_side=max_side, tag_below=True)
+        x1, y1, x2, y2 = (v * scale for v in _union([recognition.tiles[i].box for i in group.tiles], pad=0.08))
+        color = MELD_COLORS[n % len(MELD_COLORS)]
+        boxes.append(Box((x1, y1, x2, y2), group.label, color, thick=1.5, below=True, outline=True))
+    return draw_boxes(image, boxes, lines=lines, max_side=max_side)
 
 
 def annotate_jpeg(
@@ -111,23 +116,21 @@ def draw_boxes(
     *,
     lines: Sequence[str] = (),
     max_side: int = DEFAULT_MAX_SIDE,
-    tag_below: bool = False,
 ) -> np.ndarray:
     """Boxes with text tags (and a text panel of ``lines``) drawn on a copy of the picture, which is first
-    shrunk to at most max_side on its long side. Line widths and text scale with the boxes and the picture.
-    tag_below: boxes drawn with thick > 1.2 (group outlines) put their tag under the box instead of above."""
+    shrunk to at most max_side on its long side. Line widths and text scale with the boxes and the picture."""
     pil = Image.fromarray(image)
     factor = min(1.0, max_side / max(pil.size))
     if factor < 1.0:
         pil = pil.resize((max(1, round(pil.width * factor)), max(1, round(pil.height * factor))), Image.BILINEAR)
     draw = ImageDraw.Draw(pil)
     long_side = max(pil.size)
-    sizes = [min(b.box[2] - b.box[0], b.box[3] - b.box[1]) * factor for b in boxes if b.thick <= 1.2]
+    sizes = [min(b.box[2] - b.box[0], b.box[3] - b.box[1]) * factor for b in boxes if not b.outline]
     tile = float(np.median(sizes)) if sizes else long_side / 15
     font_px = int(np.clip(0.45 * tile, long_side / 70, long_side / 28))
     font = _font(max(font_px, 10))
     width = max(2, round(font_px / 8))
-    for b in sorted(boxes, key=lambda b: b.thick):
+    for b in sorted(boxes, key=lambda b: not b.outline):
         xyxy = tuple(v * factor for v in b.box)
         w = max(1, round(width * b.thick))
         if b.dashed:
@@ -135,7 +138,7 @@ def draw_boxes(
         else:
             draw.rectangle(xyxy, outline=b.color, width=w)
         if b.text:
-            _tag(draw, font, xyxy, b.text, b.color, below=tag_below and b.thick > 1.2, limit=pil.width)
+            _tag(draw, font, xyxy, b.text, b.color, below=b.below, limit=pil.size)
     if lines:
         _panel(draw, _font(max(int(long_side / 40), 12)), lines, pil.size)
     return np.asarray(pil)
@@ -169,7 +172,7 @@ def _tag(
     text: str,
     color: Color,
     below: bool,
-    limit: int,
+    limit: tuple[int, int],
 ) -> None:
     x1, y1, x2, y2 = box
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
@@ -177,9 +180,11 @@ def _tag(
     pad = max(2, th // 6)
     height = th + 2 * pad
     y = y2 if below else y1 - height
-    if not below and y < 0:
+    if below and y + height > limit[1]:
+        y = y1 - height
+    if y < 0:
         y = y1
-    x = min(max(0.0, x1), max(0.0, limit - tw - 2 * pad))
+    x = min(max(0.0, x1), max(0.0, limit[0] - tw - 2 * pad))
     draw.rectangle((x, y, x + tw + 2 * pad, y + height), fill=color)
     ink = (0, 0, 0) if sum(color) > 450 else (255, 255, 255)
     draw.text((x + pad - left, y + pad - top), text, fill=ink, font=font)

@@ -1,0 +1,560 @@
+"""From tiles found in a photo to a hand: the concealed row, the exposed melds, the winning tile, the flowers.
+
+``read_layout(detections)`` reads how the tiles lie, whatever the photo's rotation:
+
+1. the row direction is the most common direction between neighbouring tiles (tiles in a row touch
+   along their short side); which way is "right" comes from the way the faces are turned;
+2. tiles whose centres lie on one line across that direction form a row; the row with the most tiles is the
+   concealed row (on a tie, the one nearest the player);
+3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
+   sideways tile (an added kong) joins the group of the tile under it;
+4. groups set apart, and groups in another row, are exposed melds when they have a meld's shape: 3 tiles in
+   a chow (consecutive, one suit) or pung, 4 equal tiles a kong, 4 tiles with face-down ones among equal
+   faces a concealed kong. A tile turned sideways marks the claimed tile; its place says from whom: the
+   left place from the left, the middle from across, the right place from the right (the riichi
+   convention);
+5. the winning tile is the single tile set apart to the right of the concealed tiles; flowers and seasons
+   (``1f``..``8f``) are bonus tiles wherever they lie.
+
+It knows no rule set: only tile counts and meld shapes. Whatever the layout leaves unclear becomes an entry of
+``warnings`` and a best guess (13 tiles, no tile set apart, a group that is no meld, a grid of tiles that is
+no hand), never a silent error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.types import Detections
+
+#: A gap between two tiles of a row wider than this fraction of a tile's width sets a group apart.
+GAP = 0.35
+#: Centres further apart across the row direction than this fraction of a tile's width plus height
+#: lie in different rows.
+ROW_SPLIT = 0.35
+#: Two boxes overlapping more than this are two readings of one tile.
+DUPLICATE_IOU = 0.7
+#: Tiles of a complete hand, a kong counted as 3: 14, or 17 under 16-tile rules.
+COMPLETE_SIZES = (14, 17)
+
+_BACK = "back"
+
+
+@dataclass(frozen=True)
+class Group:
+    """Tiles that play one part in the hand. role: ``concealed``, ``win``, ``meld``, ``flower`` or ``ignored``
+    (face-down tiles outside a kong); tiles: indices into the detections, in reading order; label: a short
+    description for pictures ("pung 666m from across")."""
+
+    role: str
+    tiles: tuple[int, ...]
+    label: str = ""
+
+
+@dataclass
+class Layout:
+    """The hand read from the tiles' layout, the warnings, the groups, and the row direction found
+    (a unit vector in image pixels pointing to the player's right)."""
+
+    hand: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    direction: tuple[float, float] = (1.0, 0.0)
+
+
+def drop_duplicates(detections: Detections, iou: float = DUPLICATE_IOU) -> tuple[Detections, list[str]]:
+    """The detections without second readings of one tile (boxes overlapping more than ``iou``: the better
+    score is kept), and a warning for each reading dropped."""
+    n = len(detections)
+    if n < 2:
+        return detections, []
+    overlap = box_iou(detections.boxes, detections.boxes)
+    order = np.argsort(-np.asarray(detections.scores), kind="stable")
+    keep: list[int] = []
+    warnings: list[str] = []
+    codes = detections.codes
+    for i in order:
+        twin = next((k for k in keep if overlap[i, k] > iou), None)
+        if twin is None:
+            keep.append(int(i))
+        else:
+            warnings.append(
+                f"two readings of one tile: kept {codes[twin]} ({detections.scores[twin]:.2f}), "
+                f"dropped {codes[i]} ({detections.scores[i]:.2f})"
+            )
+    if len(keep) == n:
+        return detections, []
+    return detections.subset(np.array(sorted(keep), np.int64)), warnings
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in a (N, 4) with every box in b (M, 4), xyxy: an (N, M) array."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+
+
+def read_layout(detections: Detections) -> Layout:
+    """The hand (contracts.md: concealed, melds, win_tile, flowers) that the tiles' layout shows."""
+    if len(detections) == 0:
+        return Layout(_hand([], [], None, []), ["no tiles found"])
+    geo = _Geometry(detections)
+    return _Reader(geo).read()
+
+
+def is_flower(code: str) -> bool:
+    """A bonus tile: flowers 1f-4f and seasons 5f-8f."""
+    return code.endswith("f")
+
+
+def plain(code: str) -> str:
+    """A red five read as a five (``0p`` -> ``5p``); other codes unchanged."""
+    return "5" + code[1] if code[0] == "0" and len(code) == 2 else code
+
+
+def meld_shape(codes: list[str]) -> str | None:
+    """The meld these tiles form: ``chow``, ``pung``, ``kong``, ``concealed_kong`` (equal faces with
+    face-down tiles among them) or None."""
+    faces = [plain(c) for c in codes if c != _BACK]
+    backs = len(codes) - len(faces)
+    if any(is_flower(c) for c in faces):
+        return None
+    if len(codes) == 3 and backs == 0:
+        if len(set(faces)) == 1:
+            return "pung"
+        return "chow" if _is_chow(faces) else None
+    if len(codes) == 4 and faces and len(set(faces)) == 1:
+        return "kong" if backs == 0 else "concealed_kong"
+    return None
+
+
+def _is_chow(faces: list[str]) -> bool:
+    if any(c[1] not in "mps" for c in faces) or len({c[1] for c in faces}) != 1:
+        return False
+    ranks = sorted(int(c[0]) for c in faces)
+    return ranks == list(range(ranks[0], ranks[0] + 3))
+
+
+def compact(codes: list[str]) -> str:
+    """Codes in compact notation, runs of one suit grouped: ``['1m', '2m', '5z']`` -> ``12m5z``."""
+    out: list[str] = []
+    for c in codes:
+        if c == _BACK:
+            out.append("[back]")
+        elif out and not out[-1].startswith("[") and out[-1][-1] == c[1]:
+            out[-1] = out[-1][:-1] + c[0] + c[1]
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _hand(concealed: list[str], melds: list[dict[str, Any]], win: str | None, flowers: list[str]) -> dict[str, Any]:
+    return {"concealed": concealed, "melds": melds, "win_tile": win, "flowers": flowers}
+
+
+class _Geometry:
+    """Where each tile lies along (``s``) and across (``t``, growing towards the player) the rows, its size
+    along the row, whether it is turned against its row, the rows and the tiles stacked on others."""
+
+    def __init__(self, det: Detections) -> None:
+        boxes = np.asarray(det.boxes, np.float64).reshape(-1, 4)
+        self.n = len(boxes)
+        self.centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        self.wh = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-6)
+        self.codes = det.codes
+        self.rotated = np.asarray(det.rotated, bool)
+        self.orientation = np.asarray(det.orientation, np.float64)
+        angle = _row_angle(self.centres)
+        for _ in range(2):
+            self._project(angle)
+            angle += self._tilt()
+        self._project(angle)
+        self._orient()
+        self._sizes()
+        self._stack()
+
+    def _project(self, angle: float) -> None:
+        self.u = np.array([math.cos(angle), math.sin(angle)])
+        self.v = np.array([-self.u[1], self.u[0]])
+        self.s = self.centres @ self.u
+        self.t = self.centres @ self.v
+        c, s = abs(self.u[0]), abs(self.u[1])
+        self.extent = (self.wh[:, 0] + self.wh[:, 1]) / (c + s)
+        self.rows = _split_rows(self.t, self.s, ROW_SPLIT * float(np.median(self.extent)))
+
+    def _tilt(self) -> float:
+        """The angle by which the rows lean against the current direction (least squares, rows of 3 or more)."""
+        slopes, weights = [], []
+        for row in self.rows:
+            if len(row) >= 3:
+                s, t = self.s[row], self.t[row]
+                if np.ptp(s) > 0:
+                    slopes.append(np.polyfit(s, t, 1)[0])
+                    weights.append(len(row))
+        if not slopes:
+            return 0.0
+        return float(math.atan(np.average(slopes, weights=weights)))
+
+    def _orient(self) -> None:
+        """Make ``u`` point to the player's right, by the faces' turn (image convention when they tie)."""
+        faces = [i for i in range(self.n) if self.codes[i] != _BACK]
+        theta = np.radians(self.orientation[faces])
+        right = np.stack([np.cos(theta), np.sin(theta)], axis=1) if faces else np.zeros((0, 2))
+        vote = float((right @ self.u).sum())
+        if abs(vote) < 0.5:
+            vote = self.u[0] if abs(self.u[0]) > 0.2 else self.u[1]
+        if vote < 0:
+            self._project(math.atan2(-self.u[1], -self.u[0]))
+
+    def _sizes(self) -> None:
+        """Each tile's size along the row, from its box, and which tiles lie turned against their row."""
+        self.turned = np.zeros(self.n, bool)
+        for row in self.rows:
+            pool = row if len(row) >= 3 else list(range(self.n))
+            majority = self.rotated[pool].mean() > 0.5
+            self.turned[row] = self.rotated[row] != majority
+        steps = [
+            self.s[b] - self.s[a]
+            for row in self.rows
+            for a, b in zip(row, row[1:], strict=False)
+            if not self.turned[a] and not self.turned[b]
+        ]
+        upright = self.extent[~self.turned] if (~self.turned).any() else self.extent
+        ratio = float(np.median(upright)) / float(np.median(steps)) - 1.0 if len(steps) >= 3 else 1.35
+        self.ratio = min(max(ratio, 1.0), 1.8)
+        short = self.extent / (1.0 + self.ratio)
+        self.along = np.where(self.turned, self.extent - short, short)
+        self.across = self.extent - self.along
+
+    def _stack(self) -> None:
+        """Find sideways tiles lying on other sideways tiles (the fourth tile of an added kong); take each
+        out of its row and remember the tile under it."""
+        self.stacked_on: dict[int, int] = {}
+        turned = [i for i in range(self.n) if self.turned[i]]
+        for top in turned:
+            for base in turned:
+                if top == base or base in self.stacked_on or top in self.stacked_on.values():
+                    continue
+                ds, dt = abs(self.s[top] - self.s[base]), self.t[base] - self.t[top]
+                if ds < 0.5 * self.along[base] and 0.5 * self.across[base] < dt < 1.5 * self.across[base]:
+                    self.stacked_on[top] = base
+        if self.stacked_on:
+            self.rows = [[i for i in row if i not in self.stacked_on] for row in self.rows]
+            self.rows = [row for row in self.rows if row]
+
+    def groups(self, row: list[int]) -> list[list[int]]:
+        """A row cut at its gaps; each tile stacked on a tile of the row follows it."""
+        out: list[list[int]] = [[row[0]]]
+        for a, b in zip(row, row[1:], strict=False):
+            need = (self.along[a] + self.along[b]) / 2
+            if (self.s[b] - self.s[a]) - need > GAP * need:
+                out.append([])
+            out[-1].append(b)
+        tops = {base: top for top, base in self.stacked_on.items()}
+        return [[k for i in g for k in ([i, tops[i]] if i in tops else [i])] for g in out]
+
+
+def _row_angle(centres: np.ndarray) -> float:
+    """The most common direction (radians, modulo pi) from each tile to its two nearest neighbours."""
+    n = len(centres)
+    if n < 2:
+        return 0.0
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    k = min(2, n - 1)
+    nearest = np.argsort(d, axis=1)[:, :k]
+    dist = np.take_along_axis(d, nearest, axis=1)
+    vectors = centres[nearest] - centres[:, None]
+    weights = (dist <= 1.6 * np.median(dist[:, 0])).astype(np.float64).ravel()
+    angles = (np.arctan2(vectors[..., 1], vectors[..., 0]) % math.pi).ravel()
+    candidates = np.radians(np.arange(0.0, 180.0, 2.0))
+    density = (weights[None] * np.exp(6.0 * (np.cos(2 * (angles[None] - candidates[:, None])) - 1.0))).sum(axis=1)
+    best = float(candidates[int(np.argmax(density))])
+    diff = (angles - best + math.pi / 2) % math.pi - math.pi / 2
+    near = (np.abs(diff) < math.radians(20)) & (weights > 0)
+    return best + (float(np.average(diff[near], weights=weights[near])) if near.any() else 0.0)
+
+
+def _split_rows(t: np.ndarray, s: np.ndarray, threshold: float) -> list[list[int]]:
+    """Tiles grouped by their place across the rows (far from the player first), each row ordered along it."""
+    order = np.argsort(t, kind="stable")
+    rows: list[list[int]] = [[int(order[0])]]
+    for a, b in zip(order, order[1:], strict=False):
+        if t[b] - t[a] > threshold:
+            rows.append([])
+        rows[-1].append(int(b))
+    return [sorted(row, key=lambda i: s[i]) for row in rows]
+
+
+@dataclass
+class _Meld:
+    tiles: list[int]
+    json: dict[str, Any]
+    label: str
+
+
+class _Reader:
+    """Turns the geometry into the hand, one decision at a time, collecting warnings."""
+
+    def __init__(self, geo: _Geometry) -> None:
+        self.geo = geo
+        self.codes = geo.codes
+        self.warnings: list[str] = []
+        self.melds: list[_Meld] = []
+        self.concealed: list[int] = []
+        self.ignored: list[int] = []
+        self.win: int | None = None
+        self.win_guessed = False
+
+    def read(self) -> Layout:
+        geo = self.geo
+        flowers = [i for row in geo.rows for i in row if is_flower(self.codes[i])]
+        flowers += [i for i in geo.stacked_on if is_flower(self.codes[i])]
+        rows = [row for row in geo.rows if any(not is_flower(self.codes[i]) for i in row)]
+        if rows:
+            main = max(range(len(rows)), key=lambda r: (sum(not is_flower(self.codes[i]) for i in rows[r]), r))
+            lone = self._read_main(rows[main])
+            for r, row in enumerate(rows):
+                if r != main:
+                    lone += self._read_other(row)
+            self._place_lone(lone)
+            if self.win is None and not self.win_guessed:
+                self._guess_win()
+            busy = [row for row in rows if len(row) >= 2]
+            if len(busy) >= 3:
+                self.warnings.append(
+                    f"the tiles lie in {len(busy)} rows; a hand is one row of concealed tiles with its melds "
+                    "beside it or in one more row: this may be no hand"
+                )
+        self._check_counts(flowers)
+        hand = _hand(
+            [self.codes[i] for i in self.concealed],
+            [m.json for m in self.melds],
+            self.codes[self.win] if self.win is not None else None,
+            [self.codes[i] for i in flowers],
+        )
+        groups = [Group("concealed", tuple(self.concealed))] if self.concealed else []
+        groups += [Group("meld", tuple(m.tiles), m.label) for m in self.melds]
+        if self.win is not None:
+            groups.append(Group("win", (self.win,), "win " + self.codes[self.win]))
+        if flowers:
+            groups.append(Group("flower", tuple(flowers), "flowers"))
+        if self.ignored:
+            groups.append(Group("ignored", tuple(self.ignored), "face down"))
+        return Layout(hand, self.warnings, groups, (float(geo.u[0]), float(geo.u[1])))
+
+    # ---- rows ---------------------------------------------------------------------------------------------
+    def _read_main(self, row: list[int]) -> list[int]:
+        """The concealed row: its core, melds set apart at either side, the winning tile. Returns lone tiles
+        it could not place."""
+        groups: list[list[int]] = []
+        for g in self._groups(row):
+            groups.extend(self._peel(g))
+        core = self._core(groups)
+        lone: list[int] = []
+        for k, g in enumerate(groups):
+            single = len(g) == 1 and not self._marked(g)
+            if k == core:
+                self._conceal(g)
+            elif single and core is not None and k > core and self.win is None:
+                self.win = g[0]
+            elif single and core is not None:
+                self._conceal(g)
+                side = "left" if k < core else "right"
+                self.warnings.append(
+                    f"{self.codes[g[0]]} is set apart to the {side} of the concealed tiles: counted as concealed"
+                )
+            elif single:
+                lone.append(g[0])
+            elif not self._add_melds(g):
+                self._unread(g, "set apart from the concealed tiles")
+        return lone
+
+    def _read_other(self, row: list[int]) -> list[int]:
+        """A row besides the concealed one: melds. Returns its lone tiles."""
+        lone: list[int] = []
+        for g in self._groups(row):
+            if len(g) == 1 and not self._marked(g):
+                lone.append(g[0])
+            elif not self._add_melds(g):
+                self._unread(g, "in another row")
+        return lone
+
+    def _groups(self, row: list[int]) -> list[list[int]]:
+        """The row's groups without their flowers (cut at gaps with the flowers in place, so that a flower
+        taken out leaves no gap)."""
+        groups = [[i for i in g if not is_flower(self.codes[i])] for g in self.geo.groups(row)]
+        return [g for g in groups if g]
+
+    def _core(self, groups: list[list[int]]) -> int | None:
+        """Which group of the concealed row holds the concealed tiles: the largest that no sideways or
+        face-down tile marks as a meld, preferring one that cannot be read as melds; the leftmost on a tie."""
+        free = [k for k, g in enumerate(groups) if not self._marked(g)]
+        if not free:
+            return None
+        loose = [k for k in free if self._split(groups[k]) is None] or free
+        return max(loose, key=lambda k: (len(groups[k]), -k))
+
+    def _place_lone(self, lone: list[int]) -> None:
+        for i in lone:
+            code = self.codes[i]
+            if code == _BACK:
+                self.ignored.append(i)
+                self.warnings.append("a face-down tile lies outside any kong: left out")
+            elif self.win is None:
+                self.win = i
+                self.warnings.append(f"took {code}, lying apart from the rows, as the winning tile")
+            else:
+                self.concealed.append(i)
+                self.warnings.append(f"{code} lies apart from the rows: counted as a concealed tile")
+
+    def _guess_win(self) -> None:
+        faces = [i for i in self.concealed if self.codes[i] != _BACK]
+        if not faces:
+            self.warnings.append("no winning tile: no concealed tile was found")
+            return
+        self.win = max(faces, key=lambda i: self.geo.s[i])
+        self.concealed.remove(self.win)
+        self.warnings.append(f"no tile set apart: took the rightmost tile {self.codes[self.win]} as the winning tile")
+
+    # ---- groups -------------------------------------------------------------------------------------------
+    def _marked(self, g: list[int]) -> bool:
+        """A sideways, stacked or face-down tile marks a group as declared."""
+        return any(self.geo.turned[i] or self.codes[i] == _BACK or i in self.geo.stacked_on for i in g)
+
+    def _peel(self, g: list[int]) -> list[list[int]]:
+        """A long group with a sideways or face-down tile near one end: cut the meld off that end (a meld
+        laid against the concealed tiles without a gap)."""
+        if len(g) <= 4 or not self._marked(g) or self._split(g) is not None:
+            return [g]
+        for size in (3, 4, 5):
+            for at_end in (True, False):
+                meld, rest = (g[-size:], g[:-size]) if at_end else (g[:size], g[size:])
+                if self._marked(meld) and not self._marked(rest) and self._split(meld) is not None:
+                    self.warnings.append(
+                        f"the meld {compact([self.codes[i] for i in meld])} touches other tiles: "
+                        "cut off at its sideways or face-down tile"
+                    )
+                    return [rest, meld] if at_end else [meld, rest]
+        return [g]
+
+    def _split(self, g: list[int]) -> list[list[int]] | None:
+        """The group cut into consecutive melds (3 or 4 laid tiles, plus any tile stacked on them), or None."""
+        stacked = self.geo.stacked_on
+
+        def cut(start: int) -> list[list[int]] | None:
+            if start == len(g):
+                return []
+            for size in (3, 4):
+                end, laid = start, 0
+                while end < len(g) and laid < size:
+                    laid += g[end] not in stacked
+                    end += 1
+                while end < len(g) and g[end] in stacked:
+                    end += 1
+                if laid == size and self._shape(g[start:end]) is not None:
+                    rest = cut(end)
+                    if rest is not None:
+                        return [g[start:end], *rest]
+            return None
+
+        return cut(0)
+
+    def _shape(self, chunk: list[int]) -> str | None:
+        """The meld shape of a chunk; a pung with a tile stacked on it is an added kong."""
+        shape = meld_shape([self.codes[i] for i in chunk])
+        if any(i in self.geo.stacked_on for i in chunk):
+            return "added_kong" if shape == "kong" else None
+        return shape
+
+    def _add_melds(self, g: list[int]) -> bool:
+        parts = self._split(g)
+        if parts is None:
+            return False
+        for part in parts:
+            self.melds.append(self._meld(part))
+        return True
+
+    def _meld(self, part: list[int]) -> _Meld:
+        shape = self._shape(part)
+        assert shape is not None
+        codes = [self.codes[i] for i in part]
+        faces = [c for c in codes if c != _BACK]
+        if shape == "concealed_kong":
+            tiles = faces + [plain(faces[0])] * (len(codes) - len(faces))
+            return _Meld(part, {"type": "kong", "tiles": tiles, "open": False}, f"kong {compact(tiles)} concealed")
+        laid = [i for i in part if i not in self.geo.stacked_on]
+        out: dict[str, Any] = {"type": "kong" if shape == "added_kong" else shape, "tiles": codes, "open": True}
+        label = f"{out['type']} {compact(codes)}"
+        turned = [k for k, i in enumerate(laid) if self.geo.turned[i]]
+        if turned:
+            place = turned[0]
+            out["called"] = self.codes[laid[place]]
+            out["from"] = _from(place, len(laid))
+            label += f" from {out['from']}"
+            if len(turned) > 1:
+                self.warnings.append(
+                    f"the meld {compact(codes)} has {len(turned)} sideways tiles: took the first as the claimed one"
+                )
+        if shape == "added_kong":
+            out["added"] = True
+            label += " added"
+        return _Meld(part, out, label)
+
+    def _conceal(self, g: list[int]) -> None:
+        for i in g:
+            if self.codes[i] == _BACK:
+                self.ignored.append(i)
+                self.warnings.append("a face-down tile among the concealed tiles: left out")
+            else:
+                self.concealed.append(i)
+
+    def _unread(self, g: list[int], where: str) -> None:
+        faces = [i for i in g if self.codes[i] != _BACK]
+        backs = [i for i in g if self.codes[i] == _BACK]
+        self.concealed.extend(faces)
+        self.ignored.extend(backs)
+        text = compact([self.codes[i] for i in g])
+        self.warnings.append(
+            f"the {len(g)} tiles {text} {where} form no meld (3 or 4 tiles: chow, pung or kong): "
+            "counted as concealed tiles" + (", face-down ones left out" if backs else "")
+        )
+
+    # ---- checks -------------------------------------------------------------------------------------------
+    def _check_counts(self, flowers: list[int]) -> None:
+        held = len(self.concealed) + (self.win is not None) + 3 * len(self.melds)
+        kongs = sum(1 for m in self.melds if m.json["type"] == "kong")
+        if held not in COMPLETE_SIZES:
+            counted = " (a kong counted as 3)" if kongs else ""
+            more = " (17 in 16-tile rules)" if held > 14 else ""
+            self.warnings.append(f"found {held} tiles{counted}; a complete hand has 14{more}")
+        tiles = [self.codes[i] for i in self.concealed] + [c for m in self.melds for c in m.json["tiles"]]
+        if self.win is not None:
+            tiles.append(self.codes[self.win])
+        for code, n in sorted(Counter(plain(c) for c in tiles).items()):
+            if n > 4:
+                self.warnings.append(f"{n} copies of {code}: a set has 4 (a tile may be misread)")
+        for code, n in sorted(Counter(c for c in tiles if c[0] == "0").items()):
+            if n > 1:
+                self.warnings.append(f"{n} red fives {code}: a set has one")
+        for code, n in sorted(Counter(self.codes[i] for i in flowers).items()):
+            if n > 1:
+                self.warnings.append(f"{n} copies of the bonus tile {code}: a set has one")
+
+
+def _from(place: int, laid: int) -> str:
+    """Who a claimed tile came from, by its place among the meld's laid tiles (0 = leftmost)."""
+    if place == 0:
+        return "left"
+    return "right" if place == laid - 1 else "across"

@@ -1,0 +1,185 @@
+"""A photo to a recognition: decode, find and read the tiles, lay them out as a hand.
+
+``recognize(image)`` is the one function the library, the command line and the HTTP API call; its result
+``Recognition.to_json()`` is the recognition JSON of contracts.md. The default tile model (``models/``) is
+created on first use and shared; pass ``model=`` to use another (any object with the ``TileModel.detect``
+signature).
+
+A JPEG is decoded at a reduced scale (libjpeg's DCT scaling) as long as its long side stays at least
+``DECODE_SIDE`` pixels: the detector sees a 512-pixel square and the classifier 64-pixel crops, so a
+12-megapixel photo decoded at half size loses nothing they use, and decoding takes a quarter of the time.
+Boxes are always given in the photo's own pixels (after EXIF orientation).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.annotate import LOW_SCORE
+from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageSource, decode_image
+from vision.layout import Group, drop_duplicates, read_layout
+from vision.types import Detections
+
+#: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
+DECODE_SIDE = 2000
+
+_default_model: Any = None
+_default_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One tile found: its code, box (x1, y1, x2, y2 in the photo's pixels), score and whether it lies
+    sideways in the photo."""
+
+    code: str
+    box: tuple[float, float, float, float]
+    score: float
+    rotated: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "box": [round(v, 1) for v in self.box],
+            "score": round(self.score, 3),
+            "rotated": self.rotated,
+        }
+
+
+@dataclass
+class Recognition:
+    """What a photo shows: its tiles, the hand they make, the warnings and the time each step took.
+
+    ``groups`` (not in the JSON) says which tiles form the concealed part, each meld, the winning tile and
+    the flowers, as indices into ``tiles``; pictures use it.
+    """
+
+    image: str
+    width: int
+    height: int
+    tiles: list[Tile]
+    hand: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    groups: list[Group] = field(default_factory=list)
+
+    def roles(self) -> dict[int, str]:
+        """Tile index -> its role (``concealed``, ``win``, ``meld``, ``flower``, ``ignored``)."""
+        return {i: g.role for g in self.groups for i in g.tiles}
+
+    def to_json(self) -> dict[str, Any]:
+        """The recognition JSON of contracts.md."""
+        return {
+            "image": self.image,
+            "width": self.width,
+            "height": self.height,
+            "tiles": [t.to_json() for t in self.tiles],
+            "hand": self.hand,
+            "warnings": list(self.warnings),
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+        }
+
+
+def default_model() -> Any:
+    """The tile model of ``models/``, created on first use and shared by every caller (thread-safe).
+
+    Raises ``vision.detector.ModelNotFoundError`` or ``ModelError`` when it is missing or unusable.
+    """
+    global _default_model
+    with _default_lock:
+        if _default_model is None:
+            from vision.detector import TileModel
+
+            _default_model = TileModel()
+        return _default_model
+
+
+def decode_for_model(
+    image: ImageSource | DecodedImage, *, name: str | None = None, max_pixels: int = DEFAULT_MAX_PIXELS
+) -> DecodedImage:
+    """The photo decoded as the model needs it (reduced JPEG decoding down to ``DECODE_SIDE``)."""
+    if isinstance(image, DecodedImage):
+        return image
+    return decode_image(image, max_pixels=max_pixels, reduce_to=DECODE_SIDE, name=name)
+
+
+def detect_photo(
+    image: ImageSource | DecodedImage, model: Any = None, *, max_pixels: int = DEFAULT_MAX_PIXELS
+) -> tuple[int, int, Detections]:
+    """The photo's width and height (after EXIF orientation) and the tiles the model finds, in its pixels.
+
+    Raises ``vision.io.ImageError`` for a photo that cannot be read.
+    """
+    decoded = decode_for_model(image, max_pixels=max_pixels)
+    detections = _detect(decoded, model if model is not None else default_model(), {})
+    return decoded.width, decoded.height, detections
+
+
+def recognize(
+    image: ImageSource | DecodedImage,
+    model: Any = None,
+    *,
+    name: str | None = None,
+    max_pixels: int = DEFAULT_MAX_PIXELS,
+) -> Recognition:
+    """Recognise the tiles and the hand in a photo: a path, bytes, a binary file, an RGB uint8 array or a
+    ``DecodedImage``.
+
+    model: the tile model (default: the shared one of ``models/``). name: the photo's name in the result
+    (default: its file name). Raises ``vision.io.ImageError`` for a photo that cannot be read and the
+    model's ``ModelNotFoundError``/``ModelError`` when no model can be loaded.
+    """
+    start = time.perf_counter()
+    decoded = decode_for_model(image, name=name, max_pixels=max_pixels)
+    decoded_at = time.perf_counter()
+    model = model if model is not None else default_model()
+    timings: dict[str, float] = {}
+    detections = _detect(decoded, model, timings)
+    recognition = from_detections(detections, decoded.width, decoded.height, name or decoded.name)
+    own_decode = decoded is not image
+    decode_ms = (decoded_at - start) * 1000.0 if own_decode else decoded.decode_ms
+    recognition.timings_ms = {
+        "decode": decode_ms,
+        "detect": timings.get("detect", 0.0),
+        "classify": timings.get("classify", 0.0),
+        "total": decode_ms + (time.perf_counter() - decoded_at) * 1000.0,
+    }
+    return recognition
+
+
+def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
+    """The recognition of tiles already found (boxes in the photo's pixels): duplicates dropped, the layout
+    read, low-confidence tiles warned about. ``timings_ms`` is left empty."""
+    detections, warnings = drop_duplicates(detections)
+    layout = read_layout(detections)
+    tiles = [
+        Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
+        for code, b, s, r in zip(detections.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
+    ]
+    unsure = sorted((t for t in tiles if t.score < LOW_SCORE), key=lambda t: t.score)
+    if unsure:
+        listed = ", ".join(f"{t.code} ({t.score:.2f})" for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
+        warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")
+    return Recognition(name, width, height, tiles, layout.hand, warnings + layout.warnings, {}, layout.groups)
+
+
+def _detect(decoded: DecodedImage, model: Any, timings: dict[str, float]) -> Detections:
+    """The model's detections on the decoded picture, boxes scaled to the photo's pixels."""
+    detections = model.detect(decoded.rgb, timings=timings)
+    h, w = decoded.rgb.shape[:2]
+    if (w, h) != (decoded.width, decoded.height):
+        factor = np.array([decoded.width / w, decoded.height / h] * 2, np.float32)
+        detections = Detections(
+            np.asarray(detections.boxes, np.float32) * factor,
+            detections.scores,
+            detections.class_ids,
+            detections.rotated,
+            detections.orientation,
+            detections.face_down,
+        )
+    return detections

@@ -1,6 +1,6 @@
 """One photo to a scored hand: the function that `mjscan analyze` and `POST /v1/analyze` both call.
 
-``analyze`` decodes the photo (with the caller's pixel limit), recognises the tiles with the given model,
+``analyze`` decodes the photo once (with the caller's pixel limit), recognises the tiles with the given model,
 lays the situation over the recognised hand, scores it under a rule set and, when asked, draws the
 recognition and the counted patterns on the photo. Callers check the rule set, options and situation first
 (``check_rules``, ``check_situation``), so that a typo in ``--rules`` costs no decoding and no model load.
@@ -18,7 +18,7 @@ from typing import Any
 
 from scoring import Hand, Score, ScoringError, get
 from scoring.ruleset import RuleSet
-from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageSource, decode_image
+from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageSource
 
 #: The most scoring patterns listed on an annotated photo; the rest are summed up in one line.
 MAX_PATTERN_LINES = 12
@@ -83,17 +83,17 @@ def check_situation(situation: dict[str, Any]) -> None:
 def recognize_photo(
     source: ImageSource, model: Any, *, name: str | None = None, max_pixels: int = DEFAULT_MAX_PIXELS
 ) -> tuple[DecodedImage, Any]:
-    """Decode a photo and recognise its tiles with ``model``.
+    """Decode a photo as the model reads it (a large JPEG at reduced scale) and recognise its tiles.
 
     Raises ``vision.io.ImageError`` for a photo it cannot read, and NoModel when ``model`` is None (the photo
     is checked first, so that a bad upload is told so even where no model is installed).
     """
-    import vision
+    from vision.recognize import decode_for_model, recognize
 
-    decoded = decode_image(source, max_pixels=max_pixels, name=name)
+    decoded = decode_for_model(source, name=name, max_pixels=max_pixels)
     if model is None:
         raise NoModel("no tile model is loaded, so photos cannot be read (hands can still be scored)")
-    return decoded, vision.recognize(decoded, model=model)
+    return decoded, recognize(decoded, model=model)
 
 
 def recognize(

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
+
+from vision.types import CLASSES, Detections
 
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
@@ -76,3 +78,46 @@ def serving(*args: str, timeout: float = 60.0) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+class DrawnTilesModel:
+    """Stands in for the ONNX tile model where ``models/`` has none, in tests only: it finds exactly the tiles
+    that ``drawn_hand`` drew. Everything after the model (layout, scoring, annotation, JSON, the page) is the
+    real code; the tests of the real model are in the files that use the ``tile_model`` fixture."""
+
+    info = {"name": "drawn tiles (test stand-in for the tile model)", "version": "0"}
+
+    def __init__(self, codes: list[str], boxes: np.ndarray, width: int, height: int, unsure: int | None = None):
+        self.class_ids = np.array([CLASSES.index(c) for c in codes], np.int64)
+        self.boxes = boxes.astype(np.float32)
+        self.size = (width, height)
+        self.scores = np.full(len(codes), 0.97, np.float32)
+        if unsure is not None:
+            self.scores[unsure] = 0.3
+
+    def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:
+        scale = image.shape[1] / self.size[0]
+        if timings is not None:
+            timings.update(detect=0.0, classify=0.0)
+        n = len(self.class_ids)
+        return Detections(self.boxes * scale, self.scores.copy(), self.class_ids.copy(), np.zeros(n, bool))
+
+
+def drawn_hand(codes: list[str], tile: int = 90, unsure: int | None = None) -> tuple[bytes, DrawnTilesModel]:
+    """A JPEG of a row of plain tiles with their codes written on them, the last one set apart as the winning
+    tile, and the stand-in model that reads it."""
+    gap, margin = tile // 12, tile
+    width = 2 * margin + len(codes) * (tile + gap) + tile
+    height = 3 * tile + 2 * margin
+    picture = Image.new("RGB", (width, height), (20, 90, 50))
+    draw = ImageDraw.Draw(picture)
+    boxes = []
+    for i, code in enumerate(codes):
+        x = margin + i * (tile + gap) + (tile if i == len(codes) - 1 else 0)
+        box = (x, margin + tile // 2, x + tile, margin + tile // 2 + int(tile * 1.35))
+        draw.rectangle(box, fill=(245, 240, 228), outline=(90, 90, 90), width=3)
+        draw.text((x + tile // 4, box[1] + tile // 2), code, fill=(0, 0, 0))
+        boxes.append(box)
+    out = io.BytesIO()
+    picture.save(out, "JPEG", quality=90)
+    return out.getvalue(), DrawnTilesModel(codes, np.array(boxes, np.float32), width, height, unsure)

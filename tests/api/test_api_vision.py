@@ -1,14 +1,19 @@
-"""POST /v1/recognize and /v1/analyze on a real photo with the real tile model (skipped without them)."""
+"""POST /v1/recognize and /v1/analyze: on a real photo with the real tile model (skipped without them), and
+on a drawn photo read by a stand-in for the model (everywhere)."""
 
 from __future__ import annotations
 
 import base64
 import io
 
+import pytest
+from api_samples import DrawnTilesModel, drawn_hand
+from fastapi.testclient import TestClient
 from PIL import Image
 
 import scoring
 from api import analysis
+from api.app import create_app
 
 
 def decode_data_url(url: str) -> Image.Image:
@@ -56,3 +61,64 @@ def test_analyze_scores_the_recognised_hand_with_the_situation(model_client, pho
         expected = exc.to_json()
     assert body["score"] == expected
     assert max(decode_data_url(body["annotated_image"]).size) <= 1600
+
+
+# The same endpoints where models/ has no model: a drawn photo and the stand-in that reads it, so that
+# decoding, layout, scoring, annotation and the JSON are checked on every machine.
+HAND = "2m 3m 4m 4p 5p 6p 6s 7s 8s 2p 3p 5s 5s 4p".split()
+
+
+@pytest.fixture()
+def drawn():
+    data, model = drawn_hand(HAND)
+    with TestClient(create_app(model=model)) as c:
+        yield c, data
+
+
+def test_recognize_a_drawn_hand(drawn):
+    client, data = drawn
+    r = client.post("/v1/recognize?annotate=true", files={"image": ("table.jpg", data, "image/jpeg")})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["image"] == "table.jpg"
+    assert [t["code"] for t in body["tiles"]] == HAND
+    assert body["hand"]["concealed"] == HAND[:-1] and body["hand"]["win_tile"] == HAND[-1]
+    assert set(body["timings_ms"]) == {"decode", "detect", "classify", "total"}
+    assert max(decode_data_url(body["annotated_image"]).size) <= 1600
+
+
+def test_analyze_a_drawn_hand_is_the_library_score(drawn):
+    client, data = drawn
+    rules = next(n for n, rs in scoring.rulesets().items() if rs.hand_size == 13)
+    r = client.post(
+        "/v1/analyze",
+        files={"image": ("table.jpg", data, "image/jpeg")},
+        data={"rules": rules, "situation": '{"self_drawn": true}'},
+    )
+    assert r.status_code == 200
+    body = r.json()
+    hand = {"concealed": HAND[:-1], "win_tile": HAND[-1], "self_drawn": True}
+    try:
+        expected = scoring.score(hand, rules=rules).to_json()
+    except scoring.ScoringError as exc:
+        expected = exc.to_json()
+    assert body["score"] == expected
+    assert max(decode_data_url(body["annotated_image"]).size) <= 1600
+
+
+def test_analyze_an_incomplete_hand_gives_the_refusal_beside_the_recognition():
+    data, model = drawn_hand(HAND[1:])
+    with TestClient(create_app(model=model)) as client:
+        r = client.post("/v1/analyze", files={"image": ("t.jpg", data, "image/jpeg")}, data={"rules": "riichi"})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["score"]["ok"] is False and body["score"]["error"]["code"] == "wrong_tile_count"
+    assert len(body["recognition"]["tiles"]) == 13
+    assert body["annotated_image"].startswith("data:image/jpeg;base64,")
+
+
+def test_healthz_names_the_model_it_was_given(drawn):
+    client, _ = drawn
+    body = client.get("/healthz").json()
+    assert body["status"] == "ok" and body["model"]["loaded"] is True
+    assert body["model"]["name"] == DrawnTilesModel.info["name"]

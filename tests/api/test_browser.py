@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
-from api_samples import dataset_photos, serving
+import uvicorn
+from api_samples import dataset_photos, drawn_hand, free_port, serving
 
 import scoring
+from api.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -151,6 +155,65 @@ def test_page_works_offline_once_loaded(server):
         browser.close()
 
 
+def photo_flow(page, photo: Path, tmp_path: Path, shot: str, replacement: str | None = None) -> None:
+    """Upload the photo, wait for the result, correct the first concealed tile (to ``replacement``, or to a
+    tile it is not) and see the score change."""
+    page.set_input_files("#photo", str(photo))
+    page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+    page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+    assert page.locator("#concealed .tile:not(.add)").count() > 0
+    before = page.inner_text("#score")
+    first = page.locator("#concealed .tile:not(.add)").first
+    code = first.get_attribute("data-code")
+    replacement = replacement or ("7z" if code != "7z" else "1m")
+    assert code != replacement
+    first.click()
+    page.click(f"#picker-grid .tile[data-code='{replacement}']")
+    page.wait_for_function(
+        "before => !document.querySelector('#score').classList.contains('stale') && "
+        "document.querySelector('#score').innerText !== before",
+        arg=before,
+        timeout=15000,
+    )
+    assert page.locator("#concealed .tile").first.get_attribute("data-code") == replacement
+    assert_fits_a_phone(page)
+    page.screenshot(path=str(shot_path(tmp_path, shot)))
+
+
+@pytest.fixture()
+def stand_in_server():
+    """The app in this process, with the stand-in model that reads a drawn hand (models/ may have none)."""
+    codes = list(BEFORE) + [WIN]
+    codes[0] = "5z"  # the first tile misread: the hand is not complete until it is corrected
+    data, model = drawn_hand(codes)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(model=model), port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", data
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_drawn_photo_is_read_corrected_and_rescored(stand_in_server, tmp_path):
+    url, data = stand_in_server
+    photo = tmp_path / "drawn-hand.jpg"
+    photo.write_bytes(data)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        page.select_option("#ruleset", "riichi")
+        page.get_by_label("Self-drawn (tsumo)").check()
+        photo_flow(page, photo, tmp_path, "page-drawn-photo-375x812.png", BEFORE[0])
+        assert page.locator("#score .refusal").count() == 0
+        browser.close()
+
+
 def test_photo_is_read_corrected_and_rescored(server, tmp_path):
     from api.analysis import NoModel, load_model
 
@@ -166,26 +229,7 @@ def test_photo_is_read_corrected_and_rescored(server, tmp_path):
         page = browser.new_page(viewport=PHONE)
         page.goto(server + "/")
         page.wait_for_selector("body[data-ready=true]")
-        page.set_input_files("#photo", str(photos[0]))
-        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
-        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
-        assert page.locator("#concealed .tile:not(.add)").count() > 0
-        page.wait_for_function("() => !document.querySelector('#score').classList.contains('stale')")
-        before = page.inner_text("#score")
-        first = page.locator("#concealed .tile:not(.add)").first
-        code = first.get_attribute("data-code")
-        replacement = "7z" if code != "7z" else "1m"
-        first.click()
-        page.click(f"#picker-grid .tile[data-code='{replacement}']")
-        page.wait_for_function(
-            "before => !document.querySelector('#score').classList.contains('stale') && "
-            "document.querySelector('#score').innerText !== before",
-            arg=before,
-            timeout=15000,
-        )
-        assert page.locator("#concealed .tile").first.get_attribute("data-code") == replacement
-        assert_fits_a_phone(page)
-        page.screenshot(path=str(shot_path(tmp_path, "page-photo-375x812.png")))
+        photo_flow(page, photos[0], tmp_path, "page-photo-375x812.png")
         browser.close()
 
 

@@ -4,8 +4,9 @@
 
 1. the row direction is the most common direction between neighbouring tiles (tiles in a row touch
    along their short side); which way is "right" comes from the way the faces are turned;
-2. tiles whose centres lie on one line across that direction form a row; the row with the most tiles is the
-   concealed row (on a tie, the one nearest the player);
+2. tiles whose centres lie on one line across that direction form a row; the concealed row is the one with
+   the most tiles in groups that are no meld (then the one with the most tiles, then the one nearest the
+   player);
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
    sideways tile (an added kong) joins the group of the tile under it;
 4. groups set apart, and groups in another row, are exposed melds when they have a meld's shape: 3 tiles in
@@ -323,7 +324,7 @@ class _Reader:
         flowers += [i for i in geo.stacked_on if is_flower(self.codes[i])]
         rows = [row for row in geo.rows if any(not is_flower(self.codes[i]) for i in row)]
         if rows:
-            main = max(range(len(rows)), key=lambda r: (sum(not is_flower(self.codes[i]) for i in rows[r]), r))
+            main = max(range(len(rows)), key=lambda r: self._concealed_weight(rows[r]) + (r,))
             lone = self._read_main(rows[main])
             for r, row in enumerate(rows):
                 if r != main:
@@ -390,6 +391,12 @@ class _Reader:
             elif not self._add_melds(g):
                 self._unread(g, "in another row")
         return lone
+
+    def _concealed_weight(self, row: list[int]) -> tuple[int, int]:
+        """How much a row looks like the concealed row: its tiles in groups that are no meld, then its tiles."""
+        groups = self._groups(row)
+        loose = sum(len(g) for g in groups if not self._marked(g) and self._split(g) is None)
+        return loose, sum(len(g) for g in groups)
 
     def _groups(self, row: list[int]) -> list[list[int]]:
         """The row's groups without their flowers (cut at gaps with the flowers in place, so that a flower

@@ -1,0 +1,209 @@
+"""The layout rules: synthetic tile layouts (tests/vision/scenes.py) to the hand and its warnings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.layout import drop_duplicates, meld_shape, read_layout
+from vision.types import CLASS_INDEX, Detections
+
+from .scenes import scene
+
+FULL = "123m456p789s1z _ 1z"  # 13 concealed tiles + the winning tile set apart, before melds are added
+
+
+def hand(text: str, angle: float = 0.0, **kw: float) -> dict:
+    return read_layout(scene(text, angle, **kw)).hand
+
+
+def test_one_row_with_the_winning_tile_set_apart():
+    layout = read_layout(scene("123m456p789s11z55z _ 5z"))
+    assert layout.hand == {
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"],
+        "melds": [],
+        "win_tile": "5z",
+        "flowers": [],
+    }
+    assert layout.warnings == []
+
+
+def test_no_tile_set_apart_takes_the_rightmost_as_winning_tile_with_a_warning():
+    layout = read_layout(scene("123m456p789s11z555z"))
+    assert layout.hand["win_tile"] == "5z"
+    assert len(layout.hand["concealed"]) == 13
+    assert layout.warnings == ["no tile set apart: took the rightmost tile 5z as the winning tile"]
+
+
+def test_thirteen_tiles_warn_that_a_hand_has_fourteen():
+    layout = read_layout(scene("123m456p789s11z5z _ 5z"))
+    assert "found 13 tiles; a complete hand has 14" in layout.warnings
+
+
+def test_sixteen_tile_hands_are_complete_at_seventeen():
+    layout = read_layout(scene("123456789m1234p1z55z _ 5z"))
+    assert len(layout.hand["concealed"]) == 16
+    assert layout.warnings == []
+
+
+def test_gap_separated_groups_in_the_row_are_melds():
+    h = hand("123m456p11z _ 9s _ 234s _ 777z")
+    assert h["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "1z", "1z"]
+    assert h["win_tile"] == "9s"
+    assert h["melds"] == [
+        {"type": "chow", "tiles": ["2s", "3s", "4s"], "open": True},
+        {"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True},
+    ]
+
+
+def test_melds_in_a_second_row():
+    h = hand("234s 777z _ 5555m / 123m456p1z _ 1z")
+    assert h["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "1z"]
+    assert h["win_tile"] == "1z"
+    assert [m["type"] for m in h["melds"]] == ["chow", "pung", "kong"]
+    assert all(m["open"] for m in h["melds"])
+
+
+def test_a_sideways_tile_marks_the_claimed_tile_and_who_discarded_it():
+    h = hand("123m456p1z _ 1z _ 4s>56s _ 7z7z>7z _ 99p9p>")
+    left, across, right = h["melds"]
+    assert left == {"type": "chow", "tiles": ["4s", "5s", "6s"], "open": True, "called": "4s", "from": "left"}
+    assert (across["called"], across["from"]) == ("7z", "across")
+    assert (right["type"], right["called"], right["from"]) == ("pung", "9p", "right")
+
+
+def test_open_kong_with_a_sideways_tile():
+    (kong,) = hand("123m456p1z _ 1z _ 3m3m3m3m>")["melds"]
+    assert kong == {"type": "kong", "tiles": ["3m"] * 4, "open": True, "called": "3m", "from": "right"}
+
+
+def test_a_kong_with_face_down_tiles_at_its_ends_is_concealed():
+    h = hand("123m456p1z _ 1z _ back7z7zback _ 234s")
+    assert h["melds"][0] == {"type": "kong", "tiles": ["7z"] * 4, "open": False}
+    assert h["melds"][1]["type"] == "chow"
+
+
+def test_a_concealed_kong_of_red_fives_keeps_one_red_five():
+    (kong,) = hand("123m456p1z _ 1z _ back0p5pback _ 234s")["melds"][:1]
+    assert sorted(kong["tiles"]) == ["0p", "5p", "5p", "5p"]
+
+
+def test_a_tile_stacked_on_a_sideways_tile_makes_an_added_kong():
+    (kong,) = hand("123m456p789s1z _ 1z / 2p2p>^2p")["melds"]
+    assert kong == {"type": "kong", "tiles": ["2p"] * 4, "open": True, "called": "2p", "from": "across", "added": True}
+
+
+def test_four_equal_tiles_set_apart_are_a_kong():
+    (kong,) = hand(FULL + " _ 8888s")["melds"]
+    assert kong == {"type": "kong", "tiles": ["8s"] * 4, "open": True}
+
+
+def test_melds_laid_side_by_side_without_a_gap_are_split_by_shape():
+    h = hand("1111m234m / 123p456p1z _ 1z")
+    assert [(m["type"], m["tiles"][0]) for m in h["melds"]] == [("kong", "1m"), ("chow", "2m")]
+
+
+def test_a_meld_touching_the_concealed_tiles_is_cut_off_at_its_sideways_tile():
+    layout = read_layout(scene("123m456p789s1z1z _ 5z _ 7z7z>7z"))
+    assert layout.hand["melds"][0]["called"] == "7z"
+    layout = read_layout(scene("123m456p789s1z1z7z7z>7z _ 5z"))
+    assert layout.hand["melds"] == [
+        {"type": "pung", "tiles": ["7z"] * 3, "open": True, "called": "7z", "from": "across"}
+    ]
+    assert layout.hand["win_tile"] == "5z"
+    assert any("touches other tiles" in w for w in layout.warnings)
+
+
+@pytest.mark.parametrize("text", ["1f 123m456p789s1z _ 1z _ 2f", "123m456p7f789s1z _ 1z", "5f6f / 123m456p789s1z _ 1z"])
+def test_flowers_are_bonus_tiles_wherever_they_lie_and_leave_no_gap(text):
+    layout = read_layout(scene(text))
+    assert layout.hand["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]
+    assert layout.hand["win_tile"] == "1z"
+    assert layout.hand["flowers"] and all(c.endswith("f") for c in layout.hand["flowers"])
+    assert all("set apart" not in w for w in layout.warnings)
+
+
+@pytest.mark.parametrize("angle", [0, 17, 40, 90, 130, 180, 200, 270, 310])
+def test_the_photo_may_be_turned_any_way(angle):
+    h = hand("123m456p1z _ 1z _ 4s>56s _ 7z7z>7z / ", angle)
+    assert h["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "1z"]
+    assert h["win_tile"] == "1z"
+    assert [(m["type"], m.get("from")) for m in h["melds"]] == [("chow", "left"), ("pung", "across")]
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180, 270])
+def test_second_row_melds_are_found_in_turned_photos(angle):
+    h = hand("5555m / 123m456p789s1z _ 1z", angle)
+    assert h["melds"] == [{"type": "kong", "tiles": ["5m"] * 4, "open": True}]
+    assert h["win_tile"] == "1z"
+
+
+def test_a_group_that_is_no_meld_becomes_concealed_tiles_with_a_warning():
+    layout = read_layout(scene("123m456p789s1z _ 1z _ 35p"))
+    assert layout.hand["concealed"][-2:] == ["3p", "5p"]
+    assert any("the 2 tiles 35p set apart from the concealed tiles form no meld" in w for w in layout.warnings)
+
+
+def test_a_grid_of_tiles_gives_a_best_guess_and_says_it_may_be_no_hand():
+    layout = read_layout(scene("12345m / 12345p / 12345s / 1234z1s"))
+    h = layout.hand
+    assert len(h["concealed"]) + (h["win_tile"] is not None) + 3 * len(h["melds"]) == 20
+    assert any("the tiles lie in 4 rows" in w for w in layout.warnings)
+    assert any("found 20 tiles" in w for w in layout.warnings)
+
+
+def test_a_lone_tile_away_from_the_rows_is_the_winning_tile_when_none_is_set_apart():
+    layout = read_layout(scene("123m456p789s11z555z / _ _ _ _ 9p"))
+    assert layout.hand["win_tile"] == "9p"
+    assert any("lying apart from the rows" in w for w in layout.warnings)
+
+
+def test_a_fifth_copy_is_warned_about():
+    layout = read_layout(scene("11111m456p789s1z _ 1z"))
+    assert "5 copies of 1m: a set has 4 (a tile may be misread)" in layout.warnings
+
+
+def test_no_tiles():
+    layout = read_layout(Detections())
+    assert layout.hand == {"concealed": [], "melds": [], "win_tile": None, "flowers": []}
+    assert layout.warnings == ["no tiles found"]
+
+
+def test_groups_name_every_tile_once():
+    det = scene("1f 123m456p1z _ 1z _ 4s>56s / back7z7zback")
+    layout = read_layout(det)
+    indices = sorted(i for g in layout.groups for i in g.tiles)
+    assert indices == list(range(len(det)))
+    assert {g.role for g in layout.groups} == {"concealed", "meld", "win", "flower"}
+
+
+def test_direction_points_to_the_players_right():
+    assert read_layout(scene(FULL, 0)).direction == pytest.approx((1.0, 0.0), abs=0.02)
+    assert read_layout(scene(FULL, 180)).direction == pytest.approx((-1.0, 0.0), abs=0.02)
+    assert read_layout(scene(FULL, 90)).direction == pytest.approx((0.0, 1.0), abs=0.02)
+
+
+def test_meld_shapes():
+    assert meld_shape(["3s", "4s", "5s"]) == "chow"
+    assert meld_shape(["5s", "3s", "4s"]) == "chow"
+    assert meld_shape(["0s", "4s", "6s"]) == "chow"
+    assert meld_shape(["1z", "2z", "3z"]) is None
+    assert meld_shape(["8s", "9s", "1s"]) is None
+    assert meld_shape(["0m", "5m", "5m"]) == "pung"
+    assert meld_shape(["back", "7z", "7z", "back"]) == "concealed_kong"
+    assert meld_shape(["back", "back", "back", "back"]) is None
+    assert meld_shape(["1f", "1f", "1f"]) is None
+    assert meld_shape(["2m", "2m"]) is None
+
+
+def test_two_readings_of_one_tile_keep_the_better_one():
+    boxes = np.array([[0, 0, 30, 40], [1, 0, 31, 40], [40, 0, 70, 40]], np.float32)
+    det = Detections(
+        boxes,
+        np.array([0.5, 0.9, 0.8], np.float32),
+        np.array([CLASS_INDEX[c] for c in ("3p", "5p", "1m")]),
+        np.zeros(3, bool),
+    )
+    kept, warnings = drop_duplicates(det)
+    assert kept.codes == ["5p", "1m"]
+    assert warnings == ["two readings of one tile: kept 5p (0.90), dropped 3p (0.50)"]

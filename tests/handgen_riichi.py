@@ -348,7 +348,8 @@ def compare(ours: dict[str, Any], ref: Any) -> str | None:
 KNOWN_DIFFERENCES = {
     "open_tsumo_fu": (
         "an open hand won by self-draw with no other fu and option open_pinfu_fu off: we count the 2 tsumo fu "
-        "(30 fu) as every rule book does; mahjong adds tsumo fu only when some other fu is there (20 fu)"
+        "(30 fu): the standard fu table gives them to every self-draw but pinfu; mahjong adds tsumo fu only "
+        "when some other fu is there (20 fu)"
     ),
 }
 

@@ -16,7 +16,7 @@ from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Shapes, a
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.result import Item, Score
-from scoring.rules.riichi_points import base_points, fu, payments, settle
+from scoring.rules.riichi_points import base_points, fu, paid, payments, settle
 from scoring.rules.riichi_yaku import (
     CHOWS,
     HAND_YAKU,
@@ -222,7 +222,7 @@ class Riichi(RuleSet):
                         dora = _dora(hand, f, options)
                     han += dora[0]
                 base = base_points(han, fu_, han // 13 if yakuman else 0, options)[0]
-                value = settle(base, f.dealer, f.tsumo, 0, 0)["total"]
+                value = paid(base, f.dealer, f.tsumo)
             key = (value, bool(yakuman), han, fu_, raw)
             if best is None or key > best[0]:
                 best = (key, r, counted, fu_, entries)

@@ -101,6 +101,14 @@ def _up100(x: int) -> int:
     return -(-x // 100) * 100
 
 
+def paid(base: int, dealer: bool, tsumo: bool) -> int:
+    """What the winner receives for the hand alone (no honba, no sticks): ``settle(...)["total"]``, quickly."""
+    if tsumo:
+        main = _up100(2 * base)
+        return 3 * main if dealer else main + 2 * _up100(base)
+    return _up100((6 if dealer else 4) * base)
+
+
 def settle(base: int, dealer: bool, tsumo: bool, honba: int, sticks: int) -> dict[str, Any]:
     """``points`` of the score: main and additional (as the reference library defines them), bonuses, total.
 

@@ -31,12 +31,11 @@ from scoring.decompose import (
     Arrangement,
 )
 from scoring.hand import Hand
-from scoring.tiles import DRAGONS, EAST, NORTH, SOUTH, WEST, WINDS, code_of
+from scoring.tiles import DRAGONS, EAST, HONOURS, NORTH, SOUTH, TERMINALS, TERMINALS_AND_HONOURS, WEST, WINDS, code_of
 
-#: kinds: a terminal (1, 9 of a suit) or an honour
-TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
-HONOURS = frozenset(range(27, 34))
+TERMINAL_OR_HONOUR = frozenset(TERMINALS_AND_HONOURS)
+TERMINAL_KINDS = frozenset(TERMINALS)
+HONOUR_KINDS = frozenset(HONOURS)
 #: 2 3 4 6 8 bamboo and the green dragon: the tiles of ryuuiisou
 GREEN = frozenset((19, 20, 21, 23, 25, 32))
 _DRAGON_SET = frozenset(DRAGONS)
@@ -104,11 +103,11 @@ class Facts:
         self.declared = declared
         self.kongs = kongs
         self.is_open = is_open
-        self.kinds = frozenset(k for k in range(34) if counts[k])
+        self.kinds = frozenset(k for k, n in enumerate(counts) if n)
         suits = {k // 9 for k in self.kinds if k < 27}
         #: the suit (0-2) when every number tile is of one suit, else -1
         self.suit = suits.pop() if len(suits) == 1 else -1
-        self.honours = not self.kinds.isdisjoint(HONOURS)
+        self.honours = not self.kinds.isdisjoint(HONOUR_KINDS)
         self.tsumo = hand.self_drawn
         self.seat = _WIND_KIND[hand.seat_wind]
         self.round = _WIND_KIND[hand.round_wind]
@@ -130,7 +129,8 @@ class Reading:
     """One arrangement seen the way the riichi patterns need it.
 
     sets: (block index, kind, is_kong, concealed) for each pung or kong; a pung completed by a discard (ron)
-    is not concealed. chows: (block index, first kind). pair: the pair's kind (None for thirteen orphans).
+    is not concealed. chows: (block index, first kind). pair: the pair's kind. All three are empty (None)
+    outside the four-sets-and-a-pair shape.
     """
 
     __slots__ = ("arr", "shape", "sets", "chows", "pair", "pair_index", "wait", "concealed_sets")
@@ -425,9 +425,9 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), S, yakuman=1),
     Yaku("shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), S, yakuman=1),
     Yaku("daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), S, yakuman=2),
-    Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOURS), yakuman=1),
+    Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOUR_KINDS), yakuman=1),
     Yaku("ryuuiisou", "Ryuuiisou", "緑一色", 13, 13, _all_in(GREEN), yakuman=1),
-    Yaku("chinroutou", "Chinroutou", "清老頭", 13, 13, _all_in(TERMINALS), yakuman=1),
+    Yaku("chinroutou", "Chinroutou", "清老頭", 13, 13, _all_in(TERMINAL_KINDS), yakuman=1),
     Yaku("chuuren", "Chuuren Poutou", "九蓮宝燈", 13, 0, _chuuren, yakuman=1),
     Yaku(
         "junsei_chuuren",

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenes import scene
 
 from vision.layout import drop_duplicates, meld_shape, read_layout
 from vision.types import CLASS_INDEX, Detections
-
-from .scenes import scene
 
 FULL = "123m456p789s1z _ 1z"  # 13 concealed tiles + the winning tile set apart, before melds are added
 

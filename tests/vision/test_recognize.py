@@ -1,0 +1,138 @@
+"""recognize(): decoding, the model's boxes back in the photo's pixels, the layout, the JSON of contracts.md;
+and the annotated picture. The model here reads the labels of the committed photos (tests/vision/labelled.py),
+so everything around the model runs for real."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from labelled import SAMPLE, LabelModel, photos
+from PIL import Image
+from scenes import scene
+
+import vision
+from vision.annotate import GREEN, RED, annotate_image, annotate_jpeg
+from vision.recognize import DECODE_SIDE, detect_photo, from_detections, recognize
+from vision.types import CLASS_INDEX, Detections
+
+
+def test_recognition_json_has_the_contract_fields():
+    model = LabelModel()
+    photo = SAMPLE / "images" / "table-meld-row.jpg"
+    rec = vision.recognize(photo, model=model)
+    out = rec.to_json()
+    assert list(out) == ["image", "width", "height", "tiles", "hand", "warnings", "timings_ms"]
+    assert (out["image"], out["width"], out["height"]) == ("table-meld-row.jpg", 640, 640)
+    assert set(out["timings_ms"]) == {"decode", "detect", "classify", "total"}
+    assert out["timings_ms"]["total"] >= out["timings_ms"]["decode"]
+    tile = out["tiles"][0]
+    assert set(tile) == {"code", "box", "score", "rotated"} and len(tile["box"]) == 4
+    assert set(out["hand"]) >= {"concealed", "melds", "win_tile", "flowers"}
+    assert {"type": "pung", "tiles": ["1m", "1m", "1m"], "open": True} in out["hand"]["melds"]
+    assert out["hand"]["flowers"] == ["7f"]
+
+
+@pytest.mark.parametrize("photo", photos(), ids=lambda p: p.stem)
+def test_every_sample_photo_gives_a_hand_and_every_tile_a_role(photo):
+    rec = recognize(photo, model=LabelModel())
+    roles = rec.roles()
+    assert sorted(roles) == list(range(len(rec.tiles)))
+    h = rec.hand
+    placed = (
+        len(h["concealed"]) + len(h["flowers"]) + (h["win_tile"] is not None) + sum(len(m["tiles"]) for m in h["melds"])
+    )
+    assert placed == len(rec.tiles)
+
+
+def test_sources_bytes_path_array_give_the_same_hand():
+    photo = SAMPLE / "images" / "row-flower.jpg"
+    model = LabelModel()
+    by_path = recognize(photo, model=model)
+    by_bytes = recognize(photo.read_bytes(), model=model, name="row-flower.jpg")
+    by_array = recognize(vision.load_image(photo), model=model, name="row-flower.jpg")
+    assert by_path.hand == by_bytes.hand == by_array.hand
+    assert by_bytes.image == "row-flower.jpg"
+
+
+def test_a_large_jpeg_is_decoded_reduced_and_boxes_come_back_in_its_pixels():
+    photo = SAMPLE / "images" / "row-flower.jpg"
+    big = io.BytesIO()
+    Image.open(photo).resize((4032, 3024)).save(big, "JPEG", quality=85)
+    model = LabelModel()
+    width, height, det = detect_photo(big.getvalue(), model)
+    assert (width, height) == (4032, 3024)
+    assert model.seen[-1][1] < 4032 and model.seen[-1][1] >= DECODE_SIDE
+    small = recognize(photo, model=model)
+    np.testing.assert_allclose(
+        det.boxes[:, [0, 2]] / 4032, np.array([t.box for t in small.tiles])[:, [0, 2]] / 640, atol=2e-3
+    )
+    rec = recognize(big.getvalue(), model=model)
+    assert (rec.width, rec.height) == (4032, 3024) and rec.hand == small.hand
+
+
+def test_exif_rotated_photo_gives_upright_size_and_the_same_hand():
+    photo = SAMPLE / "images" / "row-flower.jpg"
+    turned = Image.open(photo).resize((640, 480)).transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored turned a quarter; the viewer turns it back
+    data = io.BytesIO()
+    turned.save(data, "JPEG", quality=92, exif=exif)
+    rec = recognize(data.getvalue(), model=LabelModel(tolerant=True))
+    assert (rec.width, rec.height) == (640, 480)
+
+
+def test_duplicates_and_low_confidence_are_warned():
+    det = scene("123m456p789s11z55z _ 5z")
+    det.scores[3] = 0.3
+    twin = Detections(
+        np.vstack([det.boxes, det.boxes[:1] + 1]),
+        np.append(det.scores, 0.2).astype(np.float32),
+        np.append(det.class_ids, CLASS_INDEX["7p"]),
+        np.append(det.rotated, False),
+    )
+    rec = from_detections(twin, 1000, 1000)
+    assert len(rec.tiles) == len(det)
+    assert rec.warnings[0].startswith("two readings of one tile: kept 1m")
+    assert "1 tile(s) read with low confidence: 4p (0.30)" in rec.warnings
+
+
+def grey() -> np.ndarray:
+    return np.full((900, 1200, 3), 128, np.uint8)
+
+
+def colour_pixels(rgb: np.ndarray, colour: tuple[int, int, int]) -> int:
+    return int((np.abs(rgb.astype(int) - colour).sum(axis=2) < 30).sum())
+
+
+def test_annotation_marks_low_confidence_tiles_in_red_and_leaves_the_input_alone():
+    det = scene("123m456p1z _ 1z _ 4s>56s")
+    det.boxes[:] = det.boxes + 100
+    image = grey()
+    sure = annotate_image(image, from_detections(det, 1200, 900))
+    assert colour_pixels(sure, RED) == 0 and colour_pixels(sure, GREEN) > 0
+    det.scores[0] = 0.2
+    unsure = annotate_image(image, from_detections(det, 1200, 900))
+    assert colour_pixels(unsure, RED) > 0
+    assert (image == 128).all()
+
+
+def test_annotation_is_jpeg_at_most_1600_px_and_scales_boxes_to_a_smaller_picture():
+    det = scene("123m456p789s11z55z _ 5z")
+    det.boxes[:] = det.boxes * 4
+    rec = from_detections(det, 4000, 3000)
+    with Image.open(io.BytesIO(annotate_jpeg(np.full((3000, 4000, 3), 90, np.uint8), rec))) as im:
+        assert im.format == "JPEG" and max(im.size) == 1600
+    half = annotate_image(np.full((1500, 2000, 3), 90, np.uint8), rec, max_side=2000)
+    full = annotate_image(np.full((3000, 4000, 3), 90, np.uint8), rec, max_side=2000)
+    assert half.shape == full.shape == (1500, 2000, 3)
+    assert np.abs(half.astype(int) - full.astype(int)).mean() < 3
+    assert max(annotate_image(grey(), rec, max_side=500).shape[:2]) == 500
+
+
+def test_annotation_text_lines_are_drawn():
+    rec = from_detections(scene("123m456p789s11z55z _ 5z"), 1200, 900)
+    plain = annotate_image(grey(), rec)
+    listed = annotate_image(grey(), rec, lines=["MCR 8 fan", "All Chows 2"])
+    assert (listed[:40, :200] != plain[:40, :200]).any()

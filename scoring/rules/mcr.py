@@ -36,7 +36,6 @@ from scoring.decompose import (
     Shapes,
     arrangements,
     is_winning,
-    winning_kinds,
 )
 from scoring.errors import HandError
 from scoring.hand import Hand
@@ -64,6 +63,7 @@ NOT_A_WIN = (
     "honours and knitted tiles, or a knitted straight with a set and a pair"
 )
 _WAIT_FAN = {EDGE: "edge", CLOSED: "closed", SINGLE: "single"}
+_WAIT_RANK = {"edge": 3, "closed": 2, "single": 1, None: 0}
 
 
 class _Scored:
@@ -246,9 +246,9 @@ def _score(f: Facts, r: Reading, hand_hits: dict[str, Instances]) -> _Scored:
 
 def _choose_1998(f: Facts, found: list[Arrangement], hand_hits: dict[str, Instances]) -> _Scored:
     """就高不就低: every arrangement, the winning tile in each place it can be, and the highest total wins
-    (on a tie, the one whose best fan is higher)."""
-    unique = _lazy(lambda: _waits(f.concealed13, len(f.declared), SHAPES, 4) == 1)
-    best: tuple[tuple[int, tuple[int, ...]], _Scored] | None = None
+    (on a tie, the one whose fans are higher one by one, then an edge over a closed over a single wait)."""
+    unique = _lazy(lambda: _waits(f.concealed13, len(f.declared), SHAPES, 4, f.held13) == 1)
+    best: tuple[tuple[int, tuple[int, ...], int], _Scored] | None = None
     for arr in found:
         block = arr.blocks[arr.win_block] if arr.win_block is not None else None
         melded = f.win if block is not None and block.type == PUNG and not f.self_drawn else None
@@ -256,7 +256,7 @@ def _choose_1998(f: Facts, found: list[Arrangement], hand_hits: dict[str, Instan
         if block is not None and block.type != KNITTED and arr.wait in _WAIT_FAN and arr.shape != SEVEN_PAIRS:
             wait = _WAIT_FAN[arr.wait] if unique() else None
         s = _score(f, Reading(arr, melded, wait), hand_hits)
-        key = (s.total, tuple(sorted((fan.value for fan, _ in s.counted), reverse=True)))
+        key = (s.total, tuple(sorted((fan.value for fan, _ in s.counted), reverse=True)), _WAIT_RANK[wait])
         if best is None or key > best[0]:
             best = (key, s)
     assert best is not None
@@ -358,24 +358,30 @@ def _knitted_wait_2006(f: Facts, arr: Arrangement) -> str | None:
     return "single" if any(b.type == PAIR and b.first == f.win for b in rest) else None
 
 
-def _waits(concealed: list[int], declared: int, shapes: Shapes, max_copies: int) -> int:
-    """How many kinds complete a waiting hand. Sets, pairs and seven pairs can only be completed by a tile
-    held or within two of a held tile of its suit, so only those are tried; the knitted shapes and thirteen
-    orphans (no meld, or one for a knitted straight) can wait on any tile, so then every kind is."""
+def _waits(concealed: list[int], declared: int, shapes: Shapes, max_copies: int, held: list[int] | None = None) -> int:
+    """How many kinds complete a waiting hand (concealed: its concealed counts; held: every tile it holds,
+    melds included, default the concealed ones). A kind held ``max_copies`` times is not waited on.
+
+    Sets, pairs and seven pairs can only be completed by a tile held or within two of a held tile of its suit,
+    so only those are tried; the knitted shapes and thirteen orphans (no meld, or one for a knitted straight)
+    can wait on any tile, so then every kind is.
+    """
+    held = held or concealed
     if (shapes.knitted or shapes.thirteen_orphans) and declared <= 1:
-        return len(winning_kinds(concealed, declared, shapes, max_copies))
-    near: set[int] = set()
-    for k in range(34):
-        if concealed[k]:
-            if k >= 27:
-                near.add(k)
-            else:
-                base = k - k % 9
-                near.update(range(max(base, k - 2), min(base + 9, k + 3)))
+        candidates: set[int] | range = range(34)
+    else:
+        candidates = set()
+        for k in range(34):
+            if concealed[k]:
+                if k >= 27:
+                    candidates.add(k)
+                else:
+                    base = k - k % 9
+                    candidates.update(range(max(base, k - 2), min(base + 9, k + 3)))
     c = list(concealed)
     found = 0
-    for k in near:
-        if c[k] >= max_copies:
+    for k in candidates:
+        if held[k] >= max_copies:
             continue
         c[k] += 1
         found += is_winning(c, declared, shapes)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from scoring.decompose import CHOW, KNITTED, KONG, PAIR, PUNG, Arrangement, Block
+from scoring.decompose import CHOW, KNITTED, KONG, PAIR, PUNG, Arrangement
 from scoring.hand import Hand
 from scoring.tiles import DRAGONS, NUM_KINDS, WIND_LETTERS, WINDS
 
@@ -115,6 +115,13 @@ class Facts:
     def concealed13(self) -> list[int]:
         """Counts of the concealed tiles before the win (the hand that was waiting)."""
         c = list(self.closed)
+        c[self.win] -= 1
+        return c
+
+    @property
+    def held13(self) -> list[int]:
+        """Counts of every tile the waiting hand held, its melds included."""
+        c = list(self.counts)
         c[self.win] -= 1
         return c
 
@@ -400,8 +407,3 @@ def _pung_patterns(p: list[int], tiles: dict[int, tuple[int, ...]]) -> list[tupl
         if fan:
             return [(fan, of(*p))]
     return [(f, of(p[i], p[j])) for i in range(n) for j in range(i + 1, n) if (f := _two_pungs(p[i], p[j]))]
-
-
-def block_codes(b: Block) -> tuple[int, ...]:
-    """The tiles of a block, a kong with its four tiles."""
-    return b.tiles

@@ -311,8 +311,8 @@ def _choose(found: list[tuple[Fan, Hit]], options: dict[str, Any], table: str) -
     shapes = [(p, hit) for p, hit in found if p.kind == HAND]
     if len(shapes) <= 1:
         return found
-    best = max(shapes, key=lambda ph: ph[0].fan(options) * ph[1][0])
-    return [ph for ph in found if ph[0].kind != HAND or ph is best]
+    best = max(shapes, key=lambda ph: ph[0].fan(options) * ph[1][0])[0].id
+    return [ph for ph in found if ph[0].kind != HAND or ph[0].id == best]
 
 
 def _is_hand_item(item_id: str, fans: tuple[Fan, ...]) -> bool:

@@ -6,6 +6,7 @@ import io
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,8 +14,11 @@ from pathlib import Path
 
 import httpx
 import numpy as np
+import uvicorn
 from PIL import Image, ImageDraw
 
+from api.app import create_app
+from vision.evaluate import read_classes, read_yolo_labels
 from vision.types import CLASSES, Detections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,30 +84,38 @@ def serving(*args: str, timeout: float = 60.0) -> Iterator[str]:
             proc.wait()
 
 
-class DrawnTilesModel:
+class KnownTilesModel:
     """Stands in for the ONNX tile model where ``models/`` has none, in tests only: it finds exactly the tiles
-    that ``drawn_hand`` drew. Everything after the model (layout, scoring, annotation, JSON, the page) is the
-    real code; the tests of the real model are in the files that use the ``tile_model`` fixture."""
+    it is given (those ``drawn_hand`` drew, or the labels of a committed photo), boxes in 0-1 of the picture.
+    Everything after the model (layout, scoring, annotation, JSON, the page) is the real code; the tests of
+    the real model are those that use the ``tile_model`` fixture."""
 
-    info = {"name": "drawn tiles (test stand-in for the tile model)", "version": "0"}
+    info = {"name": "known tiles (test stand-in for the tile model)", "version": "0"}
 
-    def __init__(self, codes: list[str], boxes: np.ndarray, width: int, height: int, unsure: int | None = None):
+    def __init__(self, codes: list[str], boxes: np.ndarray, unsure: int | None = None) -> None:
         self.class_ids = np.array([CLASSES.index(c) for c in codes], np.int64)
-        self.boxes = boxes.astype(np.float32)
-        self.size = (width, height)
+        self.boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         self.scores = np.full(len(codes), 0.97, np.float32)
         if unsure is not None:
             self.scores[unsure] = 0.3
 
     def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:
-        scale = image.shape[1] / self.size[0]
+        h, w = image.shape[:2]
         if timings is not None:
             timings.update(detect=0.0, classify=0.0)
         n = len(self.class_ids)
-        return Detections(self.boxes * scale, self.scores.copy(), self.class_ids.copy(), np.zeros(n, bool))
+        boxes = self.boxes * np.array([w, h, w, h], np.float32)
+        return Detections(boxes, self.scores.copy(), self.class_ids.copy(), np.zeros(n, bool))
 
 
-def drawn_hand(codes: list[str], tile: int = 90, unsure: int | None = None) -> tuple[bytes, DrawnTilesModel]:
+def labelled_photo(photo: Path) -> KnownTilesModel:
+    """The stand-in model that answers with a committed photo's YOLO labels (datasets/<set>/labels/)."""
+    folder = photo.parent.parent
+    truth = read_yolo_labels(folder / "labels" / f"{photo.stem}.txt", 1, 1, read_classes(folder / "classes.json"))
+    return KnownTilesModel(truth.codes, truth.boxes)
+
+
+def drawn_hand(codes: list[str], tile: int = 90, unsure: int | None = None) -> tuple[bytes, KnownTilesModel]:
     """A JPEG of a row of plain tiles with their codes written on them, the last one set apart as the winning
     tile, and the stand-in model that reads it."""
     gap, margin = tile // 12, tile
@@ -120,4 +132,23 @@ def drawn_hand(codes: list[str], tile: int = 90, unsure: int | None = None) -> t
         boxes.append(box)
     out = io.BytesIO()
     picture.save(out, "JPEG", quality=90)
-    return out.getvalue(), DrawnTilesModel(codes, np.array(boxes, np.float32), width, height, unsure)
+    scale = np.array([width, height, width, height], np.float32)
+    return out.getvalue(), KnownTilesModel(codes, np.array(boxes, np.float32) / scale, unsure)
+
+
+@contextmanager
+def app_server(model: object) -> Iterator[str]:
+    """The app in this process on a free loopback port, with the given model; yields its base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(model=model), port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the app did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

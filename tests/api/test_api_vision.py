@@ -7,7 +7,7 @@ import base64
 import io
 
 import pytest
-from api_samples import DrawnTilesModel, drawn_hand
+from api_samples import KnownTilesModel, drawn_hand
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -121,4 +121,4 @@ def test_healthz_names_the_model_it_was_given(drawn):
     client, _ = drawn
     body = client.get("/healthz").json()
     assert body["status"] == "ok" and body["model"]["loaded"] is True
-    assert body["model"]["name"] == DrawnTilesModel.info["name"]
+    assert body["model"]["name"] == KnownTilesModel.info["name"]

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
-import uvicorn
-from api_samples import dataset_photos, drawn_hand, free_port, serving
+from api_samples import app_server, dataset_photos, drawn_hand, labelled_photo, serving
 
 import scoring
-from api.app import create_app
+from api import analysis
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -180,29 +177,14 @@ def photo_flow(page, photo: Path, tmp_path: Path, shot: str, replacement: str | 
     page.screenshot(path=str(shot_path(tmp_path, shot)))
 
 
-@pytest.fixture()
-def stand_in_server():
-    """The app in this process, with the stand-in model that reads a drawn hand (models/ may have none)."""
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_drawn_photo_is_read_corrected_and_rescored(tmp_path):
     codes = list(BEFORE) + [WIN]
     codes[0] = "5z"  # the first tile misread: the hand is not complete until it is corrected
     data, model = drawn_hand(codes)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(model=model), port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", data
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
-def test_drawn_photo_is_read_corrected_and_rescored(stand_in_server, tmp_path):
-    url, data = stand_in_server
     photo = tmp_path / "drawn-hand.jpg"
     photo.write_bytes(data)
-    with sync_api.sync_playwright() as p:
+    with app_server(model) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport=PHONE)
         page.goto(url + "/")
@@ -211,6 +193,45 @@ def test_drawn_photo_is_read_corrected_and_rescored(stand_in_server, tmp_path):
         page.get_by_label("Self-drawn (tsumo)").check()
         photo_flow(page, photo, tmp_path, "page-drawn-photo-375x812.png", BEFORE[0])
         assert page.locator("#score .refusal").count() == 0
+        browser.close()
+
+
+def a_correction_that_changes_the_score(photo: Path, model: object) -> tuple[str, str]:
+    """A rule set and a code for the photo's first concealed tile under which the score (or the refusal)
+    differs from the one of the photo as read."""
+    recognition, _ = analysis.recognize(photo.read_bytes(), model)
+    hand = recognition.to_json()["hand"]
+    assert hand["concealed"], f"{photo.name}: no concealed tile was read"
+
+    def result(h: dict, rules: str) -> dict:
+        try:
+            return scoring.score(h, rules=rules).to_json()
+        except scoring.ScoringError as exc:
+            return exc.to_json()
+
+    for rules in scoring.rulesets():
+        for code in ("1m", "5p", "9s", "7z"):
+            changed = {**hand, "concealed": [code, *hand["concealed"][1:]]}
+            if code != hand["concealed"][0] and result(changed, rules) != result(hand, rules):
+                return rules, code
+    raise AssertionError(f"{photo.name}: no one-tile correction changes the score under any rule set")
+
+
+def test_dataset_photo_is_read_corrected_and_rescored(tmp_path):
+    """A photo from datasets/ read by the stand-in that answers with its labels (so it runs everywhere)."""
+    photos = dataset_photos()
+    if not photos:
+        pytest.skip("no test photo under datasets/")
+    photo = next((p for p in photos if p.stem == "row-flower"), photos[0])
+    model = labelled_photo(photo)
+    rules, code = a_correction_that_changes_the_score(photo, model)
+    with app_server(model) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        page.select_option("#ruleset", rules)
+        photo_flow(page, photo, tmp_path, "page-dataset-photo-375x812.png", code)
         browser.close()
 
 

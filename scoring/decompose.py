@@ -9,6 +9,10 @@ orphans, the MCR knitted shapes: 组合龙 (knitted straight) + 1 meld + pair, a
 (honours and knitted tiles, 14 singles), and pairs + one pung (Taiwanese 嚦咕嚦咕: 7 pairs + 1 pung).
 
 The per-suit splitting is memoised, so a hand is decomposed in tens of microseconds.
+
+Wild tiles (百搭, e.g. the Cixi 龙): ``wild_arrangements`` takes the natural tiles and a number of wilds and
+gives every arrangement with each wild replaced by the kind it stands for (melds + pair, seven pairs,
+thirteen orphans), so that a rule set can score each reading and keep the best.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations, product
+from itertools import combinations_with_replacement, permutations, product
 
 from scoring.tiles import HONOURS, NUM_KINDS, TERMINALS_AND_HONOURS, rank
 
@@ -312,4 +316,218 @@ def winning_kinds(
         if is_winning(c, n_declared, shapes):
             out.append(k)
         c[k] -= 1
+    return out
+
+
+# ---- wild tiles ----------------------------------------------------------------------------------------
+
+#: The suit groups of a counts array: (first kind, size, honours).
+_GROUPS = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
+
+
+@dataclass(frozen=True, slots=True)
+class WildReading:
+    """One reading of a hand that holds wild tiles.
+
+    arrangement: as ``arrangements`` gives it, with every wild replaced by the kind it stands for.
+    substitutes: those kinds, sorted (empty when no wild is held). win_as: the kind the winning tile counts
+    as (its own kind when it is natural, the kind it stands for when it is a wild; None without a win).
+    """
+
+    arrangement: Arrangement
+    substitutes: tuple[int, ...]
+    win_as: int | None
+
+
+@cache
+def _split_suit_wild(
+    counts: tuple[int, ...], jokers: int, need_pair: bool, honours: bool
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Like ``_split_suit``, with exactly ``jokers`` wilds used up, each in a block that also holds a natural
+    tile of this group (blocks of wilds alone are added by the caller, ``_free_blocks``)."""
+    i = next((j for j, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return ((),) if jokers == 0 and not need_pair else ()
+    found: set[tuple[tuple[str, int], ...]] = set()
+    c = list(counts)
+    for btype, size in ((PUNG, 3), (PAIR, 2)):
+        if btype == PAIR and not need_pair:
+            continue
+        for natural in range(1, min(size, c[i]) + 1):
+            wild = size - natural
+            if wild > jokers:
+                continue
+            c[i] -= natural
+            for rest in _split_suit_wild(tuple(c), jokers - wild, need_pair and btype != PAIR, honours):
+                found.add(tuple(sorted(((btype, i), *rest))))
+            c[i] += natural
+    if not honours:
+        for start in (i - 2, i - 1, i):
+            if start < 0 or start + 2 >= len(c):
+                continue
+            others = [p for p in (start, start + 1, start + 2) if p != i]
+            # each other place takes a natural tile (if one is left) or a wild; places below i hold none
+            for use in product((True, False), repeat=2):
+                if any(u and not c[p] for u, p in zip(use, others, strict=True)):
+                    continue
+                wild = use.count(False)
+                if wild > jokers:
+                    continue
+                taken = [i] + [p for u, p in zip(use, others, strict=True) if u]
+                for p in taken:
+                    c[p] -= 1
+                for rest in _split_suit_wild(tuple(c), jokers - wild, need_pair, honours):
+                    found.add(tuple(sorted(((CHOW, start), *rest))))
+                for p in taken:
+                    c[p] += 1
+    return tuple(sorted(found))
+
+
+@cache
+def _free_blocks(melds: int, pair: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every choice of ``melds`` melds (and a pair, if asked) made of wilds alone: any pung, chow or pair."""
+    candidates = [(PUNG, k) for k in range(NUM_KINDS)]
+    candidates += [(CHOW, base + r) for base, _, honours in _GROUPS if not honours for r in range(7)]
+    pairs: list[tuple[tuple[str, int], ...]] = [((PAIR, k),) for k in range(NUM_KINDS)] if pair else [()]
+    combos = combinations_with_replacement(candidates, melds)
+    return tuple(tuple(sorted((*combo, *p))) for combo in combos for p in pairs)
+
+
+def _standard_wild(natural: Sequence[int], wilds: int) -> set[tuple[tuple[str, int], ...]]:
+    """Every melds + pair split of the natural counts with ``wilds`` wilds, as sorted (type, first kind)."""
+    groups = [tuple(natural[base : base + size]) for base, size, _ in _GROUPS]
+    sizes = [sum(g) for g in groups]
+    found: set[tuple[tuple[str, int], ...]] = set()
+    for shares in product(range(wilds + 1), repeat=len(_GROUPS)):
+        free = wilds - sum(shares)
+        if free < 0 or free % 3 == 1 or any(j and not n for j, n in zip(shares, sizes, strict=True)):
+            continue
+        rests = [(n + j) % 3 for n, j in zip(sizes, shares, strict=True)]
+        if 1 in rests or rests.count(2) + (free % 3 == 2) != 1:
+            continue
+        parts = []
+        for (base, _, honours), counts, j, rest in zip(_GROUPS, groups, shares, rests, strict=True):
+            options = _split_suit_wild(counts, j, rest == 2, honours)
+            if not options:
+                break
+            parts.append([[(t, base + i) for t, i in opt] for opt in options])
+        else:
+            for extra in _free_blocks(free // 3, free % 3 == 2):
+                for combo in product(*parts):
+                    found.add(tuple(sorted((*(b for part in combo for b in part), *extra))))
+    return found
+
+
+def _seven_pairs_wild(natural: Sequence[int], wilds: int, four: bool) -> list[tuple[int, ...]]:
+    """The final counts (as sorted pair kinds) of every seven pairs the wilds can complete; with ``four``
+    any even count of a kind is that many pairs, as in ``arrangements``."""
+    limit = 14 if four else 2
+    odd = [k for k in range(NUM_KINDS) if natural[k] % 2]
+    spare = wilds - len(odd)
+    if sum(natural) + wilds != 14 or spare < 0 or spare % 2:
+        return []
+    base = list(natural)
+    for k in odd:
+        base[k] += 1
+    out = []
+    for extra in combinations_with_replacement(range(NUM_KINDS), spare // 2):
+        final = list(base)
+        for k in extra:
+            final[k] += 2
+        if all(n <= limit for n in final):
+            out.append(tuple(k for k in range(NUM_KINDS) for _ in range(final[k] // 2)))
+    return out
+
+
+def _thirteen_orphans_wild(natural: Sequence[int], wilds: int) -> list[tuple[int, ...]]:
+    """The final counts (as 14 sorted kinds) of every thirteen orphans the wilds can complete."""
+    orphans = [natural[k] for k in TERMINALS_AND_HONOURS]
+    if sum(natural) + wilds != 14 or sum(orphans) != sum(natural) or max(orphans) > 2 or orphans.count(2) > 1:
+        return []
+    base = [max(natural[k], 1) if k in TERMINALS_AND_HONOURS else 0 for k in range(NUM_KINDS)]
+    extras = [()] if sum(base) == 14 else [(k,) for k in TERMINALS_AND_HONOURS]
+    out = []
+    for extra in extras:
+        final = list(base)
+        for k in extra:
+            final[k] += 1
+        out.append(tuple(k for k in range(NUM_KINDS) for _ in range(final[k])))
+    return out
+
+
+def _substitutes(tiles: Iterable[int], natural: Sequence[int]) -> tuple[int, ...]:
+    """The kinds among ``tiles`` beyond the natural counts: what the wilds stand for."""
+    left = list(natural)
+    out = []
+    for k in sorted(tiles):
+        if left[k]:
+            left[k] -= 1
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def _wild_wins(shape: str, blocks: tuple[Block, ...], subs: tuple[int, ...]) -> list[WildReading]:
+    """A reading for each block a wild winning tile can have completed, and each kind it can stand for."""
+    out = []
+    seen: set[tuple[str, tuple[int, ...], int]] = set()
+    for i, b in enumerate(blocks):
+        for k in sorted(set(b.tiles) & set(subs)):
+            if b.declared or (b.type, b.tiles, k) in seen:
+                continue
+            seen.add((b.type, b.tiles, k))
+            wait = SINGLE if shape == SEVEN_PAIRS else wait_of(b, k)
+            out.append(WildReading(Arrangement(shape, blocks, i, wait), subs, k))
+    return out
+
+
+def wild_arrangements(
+    natural: Sequence[int],
+    wilds: int,
+    declared: Iterable[tuple[str, tuple[int, ...], bool]],
+    win: int | None,
+    shapes: Shapes = Shapes(),
+    win_is_wild: bool = False,
+) -> list[WildReading]:
+    """Every winning reading of a hand whose concealed part holds ``wilds`` wild tiles.
+
+    natural: counts (34) of the concealed tiles that are not wild, the winning tile included when it is
+    natural. wilds: how many concealed tiles are wild (the winning tile included when it is a wild; then
+    set ``win_is_wild``). declared, win, shapes: as for ``arrangements``; ``win`` is the natural winning
+    tile's kind and is not read when ``win_is_wild``. A wild stands for any kind, its own included, and is
+    not limited by the copies in the set. Shapes: melds + pair, seven pairs and thirteen orphans; the knitted
+    and pairs-and-pung shapes are not searched with wilds (ValueError).
+    """
+    declared = list(declared)
+    if wilds == 0:
+        if win_is_wild:
+            raise ValueError("win_is_wild needs at least one wild")
+        return [WildReading(a, (), win) for a in arrangements(natural, declared, win, shapes)]
+    if shapes.knitted or shapes.pairs_and_pung:
+        raise ValueError("the knitted and pairs-and-pung shapes are not searched with wild tiles")
+    melds = tuple(Block(t, tuple(ks), not is_open, i) for i, (t, ks, is_open) in enumerate(declared))
+    found: list[tuple[str, tuple[Block, ...]]] = []
+    if shapes.standard:
+        for split in sorted(_standard_wild(natural, wilds)):
+            found.append((STANDARD, tuple(_block(t, f) for t, f in split) + melds))
+    if not melds and shapes.seven_pairs:
+        for pairs in _seven_pairs_wild(natural, wilds, shapes.seven_pairs_four):
+            found.append((SEVEN_PAIRS, tuple(Block(PAIR, (k, k)) for k in pairs)))
+    out: list[WildReading] = []
+    for shape, blocks in found:
+        subs = _substitutes((k for b in blocks if not b.declared for k in b.tiles), natural)
+        if win_is_wild:
+            out.extend(_wild_wins(shape, blocks, subs))
+        elif shape == SEVEN_PAIRS:
+            win_block = next((i for i, b in enumerate(blocks) if b.first == win), None)
+            out.append(WildReading(Arrangement(shape, blocks, win_block, SINGLE), subs, win))
+        else:
+            out.extend(WildReading(a, subs, win) for a in _with_win(shape, blocks, win))
+    if not melds and shapes.thirteen_orphans:
+        for tiles in _thirteen_orphans_wild(natural, wilds):
+            subs = _substitutes(tiles, natural)
+            pair = next(k for k in tiles if tiles.count(k) == 2)
+            for win_as in sorted(set(subs)) if win_is_wild else [win]:
+                wait = THIRTEEN_SIDED if win_as == pair else SINGLE
+                out.append(WildReading(Arrangement(THIRTEEN_ORPHANS, (), None, wait, tiles), subs, win_as))
     return out

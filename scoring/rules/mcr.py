@@ -36,6 +36,7 @@ from scoring.decompose import (
     Shapes,
     arrangements,
     is_winning,
+    split_melds_pair,
 )
 from scoring.errors import HandError
 from scoring.hand import Hand
@@ -174,8 +175,11 @@ def _resolved(rs: MCR, given: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, A
     return tuple(RuleSet.resolve_options(rs, dict(given)).items())
 
 
+_CODE = tuple(code_of(k) for k in range(34))
+
+
 def _codes(kinds: Any) -> list[str]:
-    return [code_of(k) for k in kinds]
+    return [_CODE[k] for k in kinds]
 
 
 # ---- situations that cannot happen -------------------------------------------------------------------------
@@ -218,6 +222,9 @@ def _score(f: Facts, r: Reading, hand_hits: dict[str, Instances]) -> _Scored:
         inst = fan.test(f, r)
         if inst:
             hits[fan.id] = inst
+    if r.chows or r.pungs:
+        for fid in r.set_fans:
+            hits[fid] = BY_ID[fid].test(f, r)
     counted: list[tuple[Fan, Instances]] = []
     excluded: set[str] = set()
     reduced: dict[str, int] = {}
@@ -384,9 +391,21 @@ def _waits(concealed: list[int], declared: int, shapes: Shapes, max_copies: int,
         if held[k] >= max_copies:
             continue
         c[k] += 1
-        found += is_winning(c, declared, shapes)
+        found += _completes(c, declared, shapes)
         c[k] -= 1
     return found
+
+
+def _completes(closed: list[int], declared: int, shapes: Shapes) -> bool:
+    """The concealed counts (winning tile included) and the declared melds make a win. Sets and a pair, and
+    seven pairs, are checked on the engine's split directly; the other shapes through ``is_winning``."""
+    if shapes.knitted or shapes.thirteen_orphans:
+        return is_winning(closed, declared, shapes)
+    if split_melds_pair(closed):
+        return True
+    if not shapes.seven_pairs or declared or sum(closed) != 14:
+        return False
+    return all(n in (0, 2) or (shapes.seven_pairs_four and n == 4) for n in closed)
 
 
 def _lazy(fn: Callable[[], bool]) -> Callable[[], bool]:

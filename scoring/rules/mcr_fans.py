@@ -3,7 +3,8 @@
 Each fan has its DIGEST §2.4 item number, Chinese and standard English names (the 2006 rulebook's, as the
 tournament software pymahjonggb prints them), its value, and ``test(facts, reading)``, which returns the
 instances of the pattern: one tuple of tile kinds per time it counts (empty: absent). A ``hand`` fan depends only
-on the tiles and the situation and is asked once per hand; a ``reading`` fan depends on the arrangement.
+on the tiles and the situation and is asked once per hand; a ``reading`` fan depends on the arrangement; a
+``sets`` fan is a pattern of sets (``mcr_reading.set_fans``), asked only when that pattern was found.
 
 ``excludes`` lists the fans not counted with this one (不计) in both editions, ``excludes_1998`` and
 ``excludes_2006`` those of one edition only; ``reduces_2006`` takes a number of instances off a fan. A fan excludes
@@ -33,7 +34,7 @@ from scoring.rules.mcr_reading import (
     Reading,
 )
 
-HAND, READING, SPECIAL = "hand", "reading", "special"
+HAND, READING, SETS, SPECIAL = "hand", "reading", "sets", "special"
 EDITIONS = ("1998", "2006")
 
 
@@ -82,6 +83,12 @@ def _suits(f: Facts) -> set[int]:
 
 def _has_honour(f: Facts) -> bool:
     return f.present[-1] >= 27
+
+
+def _all_types(f: Facts) -> bool:
+    """The three suits, a wind and a dragon."""
+    present = set(f.present)
+    return len(_suits(f)) == 3 and bool(WIND_SET & present) and bool(DRAGON_SET & present)
 
 
 def _ranks_within(f: Facts, low: int, high: int) -> bool:
@@ -199,9 +206,9 @@ _CONCEALED_SHAPE = (*_CONCEALED, "single_wait")
 # fmt: off
 FANS: tuple[Fan, ...] = (
     # ---- 88 ---------------------------------------------------------------------------------------------
-    Fan(1, "big_four_winds", "大四喜", "Big Four Winds", 88, READING, _sets("big_four_winds"),
+    Fan(1, "big_four_winds", "大四喜", "Big Four Winds", 88, SETS, _sets("big_four_winds"),
         excludes=("big_three_winds", "all_pungs", "prevalent_wind", "seat_wind", "pung_of_terminals_or_honors")),
-    Fan(2, "big_three_dragons", "大三元", "Big Three Dragons", 88, READING, _sets("big_three_dragons"),
+    Fan(2, "big_three_dragons", "大三元", "Big Three Dragons", 88, SETS, _sets("big_three_dragons"),
         excludes=("dragon_pung", "two_dragons_pungs")),
     Fan(3, "all_green", "绿一色", "All Green", 88, HAND, _h(lambda f: _when(all(k in GREEN for k in f.present), f)),
         excludes=("half_flush", "one_voided_suit"), sets_only_1998=True),
@@ -234,15 +241,15 @@ FANS: tuple[Fan, ...] = (
     Fan(12, "four_concealed_pungs", "四暗刻", "Four Concealed Pungs", 64, READING,
         _r(lambda f, r: _pungs_all(r, concealed=True) if r.concealed_pungs == 4 else ()),
         excludes=("all_pungs", *_CONCEALED)),
-    Fan(13, "pure_terminal_chows", "一色双龙会", "Pure Terminal Chows", 64, READING, _sets("pure_terminal_chows"),
+    Fan(13, "pure_terminal_chows", "一色双龙会", "Pure Terminal Chows", 64, SETS, _sets("pure_terminal_chows"),
         excludes=("seven_pairs", "full_flush", "all_chows", "no_honors", "one_voided_suit")),
     # ---- 48 ---------------------------------------------------------------------------------------------
-    Fan(14, "quadruple_chow", "一色四同顺", "Quadruple Chow", 48, READING, _sets("quadruple_chow"),
+    Fan(14, "quadruple_chow", "一色四同顺", "Quadruple Chow", 48, SETS, _sets("quadruple_chow"),
         excludes=("tile_hog",)),
-    Fan(15, "four_pure_shifted_pungs", "一色四节高", "Four Pure Shifted Pungs", 48, READING,
+    Fan(15, "four_pure_shifted_pungs", "一色四节高", "Four Pure Shifted Pungs", 48, SETS,
         _sets("four_pure_shifted_pungs"), excludes=("all_pungs",)),
     # ---- 32 ---------------------------------------------------------------------------------------------
-    Fan(16, "four_pure_shifted_chows", "一色四步高", "Four Pure Shifted Chows", 32, READING,
+    Fan(16, "four_pure_shifted_chows", "一色四步高", "Four Pure Shifted Chows", 32, SETS,
         _sets("four_pure_shifted_chows")),
     Fan(17, "three_kongs", "三杠", "Three Kongs", 32, HAND,
         _h(lambda f: ((_kong_tiles(f),) if _kongs(f) == 3 else ()))),
@@ -261,8 +268,8 @@ FANS: tuple[Fan, ...] = (
         excludes=("all_pungs", "all_simples", "no_honors")),
     Fan(22, "full_flush", "清一色", "Full Flush", 24, HAND,
         _h(lambda f: _when(len(_suits(f)) == 1 and not _has_honour(f), f)), excludes=("no_honors",)),
-    Fan(23, "pure_triple_chow", "一色三同顺", "Pure Triple Chow", 24, READING, _sets("pure_triple_chow")),
-    Fan(24, "pure_shifted_pungs", "一色三节高", "Pure Shifted Pungs", 24, READING, _sets("pure_shifted_pungs")),
+    Fan(23, "pure_triple_chow", "一色三同顺", "Pure Triple Chow", 24, SETS, _sets("pure_triple_chow")),
+    Fan(24, "pure_shifted_pungs", "一色三节高", "Pure Shifted Pungs", 24, SETS, _sets("pure_shifted_pungs")),
     Fan(25, "upper_tiles", "全大", "Upper Tiles", 24, HAND, _h(lambda f: _when(_ranks_within(f, 7, 9), f)),
         excludes=("upper_four", "no_honors"), sets_only_1998=True),
     Fan(26, "middle_tiles", "全中", "Middle Tiles", 24, HAND, _h(lambda f: _when(_ranks_within(f, 4, 6), f)),
@@ -270,14 +277,14 @@ FANS: tuple[Fan, ...] = (
     Fan(27, "lower_tiles", "全小", "Lower Tiles", 24, HAND, _h(lambda f: _when(_ranks_within(f, 1, 3), f)),
         excludes=("lower_four", "no_honors"), sets_only_1998=True),
     # ---- 16 ---------------------------------------------------------------------------------------------
-    Fan(28, "pure_straight", "清龙", "Pure Straight", 16, READING, _sets("pure_straight")),
-    Fan(29, "three_suited_terminal_chows", "三色双龙会", "Three-Suited Terminal Chows", 16, READING,
+    Fan(28, "pure_straight", "清龙", "Pure Straight", 16, SETS, _sets("pure_straight")),
+    Fan(29, "three_suited_terminal_chows", "三色双龙会", "Three-Suited Terminal Chows", 16, SETS,
         _sets("three_suited_terminal_chows"), excludes=("all_chows", "no_honors")),
-    Fan(30, "pure_shifted_chows", "一色三步高", "Pure Shifted Chows", 16, READING, _sets("pure_shifted_chows")),
+    Fan(30, "pure_shifted_chows", "一色三步高", "Pure Shifted Chows", 16, SETS, _sets("pure_shifted_chows")),
     Fan(31, "all_five", "全带五", "All Five", 16, READING,
         _r(lambda f, r: _blocks_all(r, lambda b: any(k < 27 and k % 9 == 4 for k in b))),
         excludes=("all_simples", "no_honors")),
-    Fan(32, "triple_pung", "三同刻", "Triple Pung", 16, READING, _sets("triple_pung")),
+    Fan(32, "triple_pung", "三同刻", "Triple Pung", 16, SETS, _sets("triple_pung")),
     Fan(33, "three_concealed_pungs", "三暗刻", "Three Concealed Pungs", 16, READING,
         _r(lambda f, r: _pungs_all(r, concealed=True) if r.concealed_pungs == 3 else ())),
     # ---- 12 ---------------------------------------------------------------------------------------------
@@ -289,13 +296,13 @@ FANS: tuple[Fan, ...] = (
         excludes=("no_honors",), sets_only_1998=True),
     Fan(37, "lower_four", "小于五", "Lower Four", 12, HAND, _h(lambda f: _when(_ranks_within(f, 1, 4), f)),
         excludes=("no_honors",), sets_only_1998=True),
-    Fan(38, "big_three_winds", "三风刻", "Big Three Winds", 12, READING, _sets("big_three_winds")),
+    Fan(38, "big_three_winds", "三风刻", "Big Three Winds", 12, SETS, _sets("big_three_winds")),
     # ---- 8 ----------------------------------------------------------------------------------------------
-    Fan(39, "mixed_straight", "花龙", "Mixed Straight", 8, READING, _sets("mixed_straight")),
+    Fan(39, "mixed_straight", "花龙", "Mixed Straight", 8, SETS, _sets("mixed_straight")),
     Fan(40, "reversible_tiles", "推不倒", "Reversible Tiles", 8, HAND,
         _h(lambda f: _when(all(k in REVERSIBLE for k in f.present), f)), excludes=("one_voided_suit",)),
-    Fan(41, "mixed_triple_chow", "三色三同顺", "Mixed Triple Chow", 8, READING, _sets("mixed_triple_chow")),
-    Fan(42, "mixed_shifted_pungs", "三色三节高", "Mixed Shifted Pungs", 8, READING, _sets("mixed_shifted_pungs")),
+    Fan(41, "mixed_triple_chow", "三色三同顺", "Mixed Triple Chow", 8, SETS, _sets("mixed_triple_chow")),
+    Fan(42, "mixed_shifted_pungs", "三色三节高", "Mixed Shifted Pungs", 8, SETS, _sets("mixed_shifted_pungs")),
     Fan(43, "chicken_hand", "无番和", "Chicken Hand", 8, SPECIAL, lambda f, r: ()),
     Fan(44, "last_tile_draw", "妙手回春", "Last Tile Draw", 8, HAND,
         _h(lambda f: _win(f.last_tile and f.self_drawn, f)), excludes=("self_drawn",)),
@@ -310,16 +317,15 @@ FANS: tuple[Fan, ...] = (
         _r(lambda f, r: _pungs_all(r) if len(r.pungs) == 4 else ())),
     Fan(49, "half_flush", "混一色", "Half Flush", 6, HAND,
         _h(lambda f: _when(len(_suits(f)) == 1 and _has_honour(f), f))),
-    Fan(50, "mixed_shifted_chows", "三色三步高", "Mixed Shifted Chows", 6, READING, _sets("mixed_shifted_chows")),
+    Fan(50, "mixed_shifted_chows", "三色三步高", "Mixed Shifted Chows", 6, SETS, _sets("mixed_shifted_chows")),
     Fan(51, "all_types", "五门齐", "All Types", 6, HAND,
-        _h(lambda f: _when(len(_suits(f)) == 3 and bool(WIND_SET & set(f.present)) and bool(DRAGON_SET & set(f.present)),
-                           f))),
+        _h(lambda f: _when(_all_types(f), f))),
     Fan(52, "melded_hand", "全求人", "Melded Hand", 6, HAND,
         _h(lambda f: _when(f.open_melds == 4 and not f.self_drawn, f)), excludes=("single_wait",)),
     Fan(53, "two_concealed_kongs", "双暗杠", "Two Concealed Kongs", 6, HAND,
         _h(lambda f: ((_kong_tiles(f, True),) if _kongs(f) == 2 and f.concealed_kongs == 2 else ())),
         excludes=("two_concealed_pungs",)),
-    Fan(54, "two_dragons_pungs", "双箭刻", "Two Dragons Pungs", 6, READING, _sets("two_dragons_pungs"),
+    Fan(54, "two_dragons_pungs", "双箭刻", "Two Dragons Pungs", 6, SETS, _sets("two_dragons_pungs"),
         excludes=("dragon_pung",)),
     Fan(0, "concealed_kong_and_melded_kong", "明暗杠", "Concealed Kong and Melded Kong", 5, HAND,
         _h(lambda f: ((_kong_tiles(f),) if _kongs(f) == 2 and f.concealed_kongs == 1 else ())),
@@ -340,7 +346,7 @@ FANS: tuple[Fan, ...] = (
         _h(lambda f: _when(f.open_melds == 0 and not f.self_drawn, f))),
     Fan(63, "all_chows", "平和", "All Chows", 2, READING, _all_chows, excludes=("no_honors",)),
     Fan(64, "tile_hog", "四归一", "Tile Hog", 2, HAND, _h(lambda f: _tile_hogs(f))),
-    Fan(65, "double_pung", "双同刻", "Double Pung", 2, READING, _sets("double_pung")),
+    Fan(65, "double_pung", "双同刻", "Double Pung", 2, SETS, _sets("double_pung")),
     Fan(66, "two_concealed_pungs", "双暗刻", "Two Concealed Pungs", 2, READING,
         _r(lambda f, r: _pungs_all(r, concealed=True) if r.concealed_pungs == 2 else ())),
     Fan(67, "concealed_kong", "暗杠", "Concealed Kong", 2, HAND,
@@ -348,10 +354,10 @@ FANS: tuple[Fan, ...] = (
     Fan(68, "all_simples", "断幺", "All Simples", 2, HAND,
         _h(lambda f: _when(not any(k in TERMINALS_AND_HONOURS for k in f.present), f)), excludes=("no_honors",)),
     # ---- 1 ----------------------------------------------------------------------------------------------
-    Fan(69, "pure_double_chow", "一般高", "Pure Double Chow", 1, READING, _sets("pure_double_chow")),
-    Fan(70, "mixed_double_chow", "喜相逢", "Mixed Double Chow", 1, READING, _sets("mixed_double_chow")),
-    Fan(71, "short_straight", "连六", "Short Straight", 1, READING, _sets("short_straight")),
-    Fan(72, "two_terminal_chows", "老少副", "Two Terminal Chows", 1, READING, _sets("two_terminal_chows")),
+    Fan(69, "pure_double_chow", "一般高", "Pure Double Chow", 1, SETS, _sets("pure_double_chow")),
+    Fan(70, "mixed_double_chow", "喜相逢", "Mixed Double Chow", 1, SETS, _sets("mixed_double_chow")),
+    Fan(71, "short_straight", "连六", "Short Straight", 1, SETS, _sets("short_straight")),
+    Fan(72, "two_terminal_chows", "老少副", "Two Terminal Chows", 1, SETS, _sets("two_terminal_chows")),
     Fan(73, "pung_of_terminals_or_honors", "幺九刻", "Pung of Terminals or Honors", 1, READING,
         _r(_terminal_or_wind_pungs)),
     Fan(74, "melded_kong", "明杠", "Melded Kong", 1, HAND,
@@ -393,6 +399,7 @@ INDEX: dict[str, int] = {f.id: i for i, f in enumerate(FANS)}
 HAND_FANS: dict[str, tuple[Fan, ...]] = {
     e: tuple(f for f in FANS if f.scope == HAND and e in f.editions) for e in EDITIONS
 }
+#: the fans that depend on the arrangement; the patterns of sets are asked through ``Reading.set_fans``
 READING_FANS: dict[str, tuple[Fan, ...]] = {
     e: tuple(f for f in FANS if f.scope == READING and e in f.editions) for e in EDITIONS
 }

@@ -100,15 +100,25 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, np.int64)
 
 
+def local_peaks(heat: np.ndarray) -> np.ndarray:
+    """``heat`` (h, w) where a cell is the largest of its 3 x 3 neighbourhood, zero elsewhere."""
+    padded = np.pad(heat, 1, constant_values=-np.inf)
+    h, w = heat.shape
+    largest = np.max([padded[i : i + h, j : j + w] for i in range(3) for j in range(3)], axis=0)
+    return np.where(heat >= largest, heat, 0.0)
+
+
 def decode_heatmap(
-    peaks: np.ndarray, sides: np.ndarray, stride: int, threshold: float, max_tiles: int
+    heat: np.ndarray, sides: np.ndarray, stride: int, threshold: float, max_tiles: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Boxes (xyxy, detector input pixels) and scores from the detector's outputs for one picture.
 
-    peaks: (h, w) heatmap values at local maxima (zero elsewhere); sides: (4, h, w) distances from the cell
-    centre to the left, top, right and bottom sides of the box, in input pixels.
+    heat: (h, w) tile-centre probabilities; a tile is a local maximum of at least ``threshold``.
+    sides: (4, h, w) distances from each cell's centre to the left, top, right and bottom sides of its box,
+    in input pixels.
     """
-    ys, xs = np.nonzero(peaks >= threshold)
+    peaks = local_peaks(heat)
+    ys, xs = np.nonzero(peaks >= max(threshold, 1e-6))
     scores = peaks[ys, xs]
     if len(scores) > max_tiles:
         top = np.argsort(-scores)[:max_tiles]
@@ -199,8 +209,8 @@ class TileModel:
         h, w = image.shape[:2]
         small = _resize_stretch(image, self.input_size)
         x = np.ascontiguousarray(small.transpose(2, 0, 1)[None], np.float32)
-        peaks, sides = self._detector.run(None, {self._detector.get_inputs()[0].name: x})
-        boxes, scores = decode_heatmap(peaks[0, 0], sides[0], self.stride, self.threshold, self.max_tiles)
+        heat, sides = self._detector.run(None, {self._detector.get_inputs()[0].name: x})
+        boxes, scores = decode_heatmap(heat[0, 0], sides[0], self.stride, self.threshold, self.max_tiles)
         if len(boxes):
             keep = nms(boxes, scores, self.nms_iou)
             boxes, scores = boxes[keep], scores[keep]

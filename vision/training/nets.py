@@ -56,16 +56,17 @@ class TileDetector(nn.Module):
         self.stem = nn.Sequential(conv_bn(3, c[0], 2), conv_bn(c[0], c[1], 2))
         self.s8 = nn.Sequential(conv_bn(c[1], c[2], 2), Residual(c[2]))
         self.s16 = nn.Sequential(conv_bn(c[2], c[3], 2), Residual(c[3]))
-        self.s32 = nn.Sequential(conv_bn(c[3], c[4], 2), Residual(c[4]), Residual(c[4]))
+        self.s32 = nn.Sequential(conv_bn(c[3], c[4], 2), Residual(c[4]))
         self.context = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(c[4], c[4], 1), nn.ReLU(inplace=True))
         self.lat32 = conv_bn(c[4], neck, k=1)
         self.lat16 = conv_bn(c[3], neck, k=1)
         self.lat8 = conv_bn(c[2], neck, k=1)
         self.mix16 = conv_bn(neck, neck)
         self.mix8 = conv_bn(neck, neck)
-        self.head_hm = nn.Sequential(conv_bn(neck, neck), nn.Conv2d(neck, 1, 1))
-        self.head_box = nn.Sequential(conv_bn(neck, neck), nn.Conv2d(neck, 4, 1))
-        nn.init.constant_(self.head_hm[-1].bias, -4.6)
+        self.head = conv_bn(neck, neck)
+        self.out_hm = nn.Conv2d(neck, 1, 1)
+        self.out_box = nn.Conv2d(neck, 4, 1)
+        nn.init.constant_(self.out_hm.bias, -4.6)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = self.stem(self.norm(x))
@@ -76,11 +77,12 @@ class TileDetector(nn.Module):
         p = self.lat32(f32)
         p = self.mix16(self.lat16(f16) + F.interpolate(p, size=f16.shape[-2:], mode="nearest"))
         p = self.mix8(self.lat8(f8) + F.interpolate(p, size=f8.shape[-2:], mode="nearest"))
-        return self.head_hm(p), self.head_box(p)
+        p = self.head(p)
+        return self.out_hm(p), self.out_box(p)
 
 
 class DetectorExport(nn.Module):
-    """The detector as exported: heatmap probabilities kept only at local maxima, box sides in pixels."""
+    """The detector as exported: heatmap probabilities (N, 1, h, w) and box sides in pixels (N, 4, h, w)."""
 
     def __init__(self, net: TileDetector) -> None:
         super().__init__()
@@ -88,9 +90,7 @@ class DetectorExport(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits, sides = self.net(x)
-        heat = torch.sigmoid(logits)
-        peaks = heat * (F.max_pool2d(heat, 3, 1, 1) == heat).to(heat.dtype)
-        return peaks, torch.exp(sides.clamp(-4.0, 5.0)) * STRIDE
+        return torch.sigmoid(logits), torch.exp(sides.clamp(-4.0, 5.0)) * STRIDE
 
 
 class TileClassifier(nn.Module):

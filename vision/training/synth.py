@@ -544,6 +544,9 @@ _FACE_MASK = _rounded_mask(TEX_W, TEX_H, TEX_W * 0.09)
 # ------------------------------------------------------------------------------------------------ renderer
 
 
+LAYOUTS = ("hand", "grid", "scatter", "wall")
+
+
 class SceneRenderer:
     """Renders random scenes of tiles; ``render(rng)`` gives one ``Scene``."""
 
@@ -551,22 +554,23 @@ class SceneRenderer:
         self.pool = pool
         self.size = size
 
-    def render(self, rng: np.random.Generator, faces: str | None = None) -> Scene:
-        """One random scene. ``faces`` forces the face source: "art", "hk" or "mixed"."""
+    def render(self, rng: np.random.Generator, faces: str | None = None, layout: str | None = None) -> Scene:
+        """One random scene. ``faces`` forces the face source ("art", "hk" or "mixed"), ``layout`` the
+        arrangement ("hand", "grid", "scatter" or "wall")."""
         for _ in range(10):
-            scene = self._try_render(rng, faces)
+            scene = self._try_render(rng, faces, layout)
             if scene is not None:
                 return scene
         raise RuntimeError("could not place a scene in the picture after 10 tries")
 
-    def _try_render(self, rng: np.random.Generator, faces: str | None) -> Scene | None:
+    def _try_render(self, rng: np.random.Generator, faces: str | None, layout: str | None) -> Scene | None:
         S = self.size
         tile_set = self.pool.tile_set(rng, faces)
         w, h = 1.0, rng.uniform(1.25, 1.45)
         d = rng.uniform(0.5, 0.85)
-        layout = rng.choice(["hand", "grid", "scatter", "wall"], p=[0.5, 0.2, 0.15, 0.15])
+        chosen = rng.choice(LAYOUTS, p=[0.5, 0.2, 0.15, 0.15])
         make = {"hand": _hand_layout, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
-        tiles = make[str(layout)](rng, self.pool, tile_set, (w, h))
+        tiles = make[str(layout or chosen)](rng, self.pool, tile_set, (w, h))
         if not tiles:
             return None
         centers = np.array([t.center for t in tiles])
@@ -771,7 +775,8 @@ def _draw_quad(
     S = image.shape[0]
     x1, y1 = np.floor(pts.min(0)).astype(int)
     x2, y2 = np.ceil(pts.max(0)).astype(int) + 1
-    area = 0.5 * abs(float(np.cross(pts[2] - pts[0], pts[3] - pts[1])))
+    d1, d2 = pts[2] - pts[0], pts[3] - pts[1]
+    area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
     cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, S), min(y2, S)
     if cx2 <= cx1 or cy2 <= cy1 or area < 1:
         return area

@@ -1,0 +1,261 @@
+"""The training side of the tile model: data readers, the synthetic scene generator, targets, augmentation,
+and (when torch is installed) a two-step training run exported to ONNX and read back by the runtime.
+
+The generator tests run without the shared data: they build a face pool from small drawn faces.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.training import synth
+from vision.training.classification import BANK_SIZE, CropBank, augment, bank_from_image, source_weights
+from vision.training.data import (
+    ART_CODES,
+    ArtSet,
+    DataError,
+    load_art,
+    load_crops,
+    load_yolo_split,
+    parse_yolo_line,
+    read_classes,
+)
+from vision.training.detection import Picture, encode, make_targets, sample_window
+from vision.types import CLASS_INDEX, CLASSES
+
+
+def _face(code: str) -> np.ndarray:
+    """A 600 x 800 RGBA face: the code written large, transparent around it."""
+    face = np.zeros((800, 600, 4), np.uint8)
+    cv2.putText(face, code, (60, 480), cv2.FONT_HERSHEY_SIMPLEX, 8, (20, 20, 20, 255), 30)
+    cv2.rectangle(face, (250, 80), (350, 180), (200, 30, 30, 255), -1)  # a mark at the top of the face
+    return face
+
+
+def _body(color: tuple[int, int, int]) -> np.ndarray:
+    body = np.zeros((800, 600, 4), np.uint8)
+    body[40:760, 30:570] = (*color, 255)
+    return body
+
+
+@pytest.fixture(scope="module")
+def pool() -> synth.FacePool:
+    art = [ArtSet("Regular", _body((240, 240, 235)), _body((220, 120, 40)), {c: _face(c) for c in ART_CODES.values()})]
+    crops = [(cv2.cvtColor(_face("7z")[..., :3], cv2.COLOR_BGR2RGB), CLASS_INDEX["7z"])]
+    return synth.FacePool(art, crops)
+
+
+# ------------------------------------------------------------------------------------------ data readers
+
+
+def test_yolo_box_line_becomes_pixel_box():
+    cls, box = parse_yolo_line("3 0.5 0.25 0.2 0.1", 640, 480)
+    assert cls == 3
+    assert np.allclose(box, [256, 96, 384, 144])
+
+
+def test_yolo_polygon_line_becomes_its_bounding_box():
+    cls, box = parse_yolo_line("7 0.1 0.2 0.3 0.1 0.4 0.5 0.2 0.6", 100, 100)
+    assert cls == 7
+    assert np.allclose(box, [10, 10, 40, 60])
+
+
+def test_yolo_bad_line_is_refused_and_blank_line_skipped():
+    assert parse_yolo_line("   ", 10, 10) is None
+    with pytest.raises(DataError, match="bad YOLO label line"):
+        parse_yolo_line("1 0.5 0.5 0.1", 10, 10)
+
+
+def test_yolo_split_reads_boxes_polygons_empty_and_missing_label_files(tmp_path: Path):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    for name in ("a", "b", "c"):
+        cv2.imwrite(str(tmp_path / "images" / f"{name}.jpg"), np.zeros((40, 80, 3), np.uint8))
+    (tmp_path / "labels" / "a.txt").write_text("0 0.5 0.5 0.25 0.5\n1 0.1 0.1 0.3 0.1 0.3 0.4 0.1 0.4\n")
+    (tmp_path / "labels" / "b.txt").write_text("")
+    classes = tmp_path / "classes.json"
+    classes.write_text(json.dumps({"0": "1m", "1": "back"}))
+    items = {p.path.stem: p for p in load_yolo_split(tmp_path, classes)}
+    assert sorted(items) == ["a", "b", "c"]
+    assert np.allclose(items["a"].boxes, [[30, 10, 50, 30], [8, 4, 24, 16]])
+    assert list(items["a"].class_ids) == [CLASS_INDEX["1m"], CLASS_INDEX["back"]]
+    assert len(items["b"].boxes) == 0 and len(items["c"].boxes) == 0
+
+
+def test_class_map_with_unknown_code_is_refused(tmp_path: Path):
+    path = tmp_path / "classes.json"
+    path.write_text(json.dumps({"0": "1m", "1": "10m"}))
+    with pytest.raises(DataError, match="unknown tile codes"):
+        read_classes(path)
+
+
+def test_art_and_crops_readers(tmp_path: Path):
+    style = tmp_path / "art-riichi-cc0" / "Export" / "Regular"
+    style.mkdir(parents=True)
+    (tmp_path / "art-riichi-flowers-ccby" / "Export").mkdir(parents=True)
+    stems = {code: stem for stem, code in ART_CODES.items()}
+    for stem in [*stems.values(), "Front", "Back"]:
+        cv2.imwrite(str(style / f"{stem}.png"), np.full((16, 12, 4), 200, np.uint8))
+    art = load_art(tmp_path)
+    assert len(art) == 1 and len(art[0].faces) == len(CLASSES) - 1
+    (style / "Chun.png").unlink()
+    with pytest.raises(DataError, match="7z"):
+        load_art(tmp_path)
+    crops = tmp_path / "hk-crops"
+    (crops / "images").mkdir(parents=True)
+    cv2.imwrite(str(crops / "images" / "1.jpg"), np.zeros((20, 15, 3), np.uint8))
+    (crops / "labels.csv").write_text("image,code\n1.jpg,5z\n")
+    [(image, cls)] = load_crops(crops)
+    assert image.shape == (20, 15, 3) and cls == CLASS_INDEX["5z"]
+
+
+# ------------------------------------------------------------------------------------------ generator
+
+
+def test_scene_has_picture_and_consistent_labels(pool: synth.FacePool):
+    renderer = synth.SceneRenderer(pool, size=256)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        scene = renderer.render(rng)
+        assert scene.image.shape == (256, 256, 3) and scene.image.dtype == np.uint8
+        n = len(scene.boxes)
+        assert n >= 1 and scene.class_ids.shape == (n,) and scene.orientation.shape == (n,)
+        assert np.all(scene.boxes >= 0) and np.all(scene.boxes <= 256)
+        assert np.all(scene.boxes[:, 2] > scene.boxes[:, 0]) and np.all(scene.boxes[:, 3] > scene.boxes[:, 1])
+        assert set(scene.class_ids) <= set(range(len(CLASSES)))
+        assert set(scene.orientation) <= {-1, 0, 1, 2, 3}
+
+
+def test_scenes_repeat_for_a_seed(pool: synth.FacePool):
+    renderer = synth.SceneRenderer(pool, size=192)
+    a = renderer.render(np.random.default_rng(11))
+    b = renderer.render(np.random.default_rng(11))
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.boxes, b.boxes)
+
+
+def test_scenes_show_face_down_and_sideways_tiles(pool: synth.FacePool):
+    renderer = synth.SceneRenderer(pool, size=192)
+    rng = np.random.default_rng(2)
+    classes, turns = [], []
+    for _ in range(40):
+        scene = renderer.render(rng)
+        classes += list(scene.class_ids)
+        turns += list(scene.orientation)
+    assert CLASS_INDEX["back"] in classes
+    assert {0, 1, 2, 3} <= set(turns)
+
+
+def test_orientation_counts_quarter_turns_clockwise():
+    upright = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float)  # TL TR BR BL, image y down
+    assert synth._orientation(upright) == 0
+    turned = np.array([[14, 0], [14, 10], [0, 10], [0, 0]], float)  # the top now points right
+    assert synth._orientation(turned) == 1
+    assert synth._orientation(upright[[2, 3, 0, 1]]) == 2
+
+
+def test_top_down_camera_sees_a_flat_tile_upright():
+    camera = synth.Camera(np.zeros(3), 10.0, math.pi / 2 - 1e-3, 0.0)
+    (kind, corners, _normal) = synth._tile_quads(1.0, 1.3, 0.7)[0]
+    assert kind == "face"
+    pts = camera.project(corners + np.array([0, 0, 0.35]))
+    assert synth._orientation(pts) == 0
+    assert pts[:, 1].max() - pts[:, 1].min() > pts[:, 0].max() - pts[:, 0].min()  # taller than wide
+
+
+# ------------------------------------------------------------------------------------------ targets and crops
+
+
+def test_heatmap_peaks_at_the_box_centre_and_regresses_the_box():
+    box = np.array([[40, 64, 88, 128]], np.float32)
+    heat, target, weight = make_targets(box, 192)
+    assert heat.shape == (1, 24, 24)
+    i, j = np.unravel_index(np.argmax(heat[0]), heat[0].shape)
+    assert heat[0, i, j] == 1.0 and (i, j) == (12, 8)
+    assert np.allclose(target[:, i, j], box[0]) and weight[i, j] > 0
+    assert weight[0, 0] == 0
+
+
+def test_training_window_keeps_boxes_on_their_tiles():
+    image = np.zeros((400, 400, 3), np.uint8)
+    box = np.array([[100, 150, 160, 230]], np.float32)
+    image[150:230, 100:160] = 255
+    picture = Picture(encode(image), box)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        window, boxes = sample_window(rng, picture, 256)
+        for x1, y1, x2, y2 in boxes.astype(int):
+            inner = window[y1 + 3 : y2 - 3, x1 + 3 : x2 - 3]
+            if inner.size:
+                assert inner.mean() > 100  # the box still covers the white tile after scale, turn and flip
+
+
+def test_augmented_crop_turns_with_its_orientation_label():
+    stored = np.zeros((BANK_SIZE, BANK_SIZE, 3), np.uint8)
+    stored[: BANK_SIZE // 2] = 255  # the top of the tile is white
+
+    class QuarterTurn:
+        """A generator that always turns once and otherwise behaves like numpy's."""
+
+        def __init__(self) -> None:
+            self.rng = np.random.default_rng(0)
+
+        def integers(self, *args, **kwargs):
+            return 1 if args == (4,) else self.rng.integers(*args, **kwargs)
+
+        def __getattr__(self, name):
+            return getattr(self.rng, name)
+
+    out, turn = augment(QuarterTurn(), stored, 0, CLASS_INDEX["1m"])
+    assert turn == 1
+    assert out[:, 40:].mean() > out[:, :24].mean() + 100  # the white top now lies on the right
+
+
+def test_crop_bank_marks_negatives_apart():
+    image = np.full((200, 200, 3), 90, np.uint8)
+    boxes = np.array([[20, 20, 50, 60], [120, 100, 150, 140]], np.float32)
+    bank = bank_from_image(image, boxes, np.array([1, 2]), np.array([0, -1]), 1, np.random.default_rng(0), 3, 2)
+    assert bank.crops.shape[1:] == (BANK_SIZE, BANK_SIZE, 3)
+    assert list(bank.source[:2]) == [1, 1] and set(bank.source[2:]) <= {2}
+    assert np.all(bank.class_ids[2:] == len(CLASSES))
+    weights = source_weights(CropBank.concat([bank]), {1: 0.5, 2: 0.5})
+    assert math.isclose(weights.sum(), 1.0) and math.isclose(weights[bank.source == 1].sum(), 0.5)
+
+
+# ------------------------------------------------------------------------------------------ training smoke test
+
+
+def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.FacePool, tmp_path: Path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.detector import TileModel
+    from vision.training.classification import train_classifier
+    from vision.training.detection import train_detector
+    from vision.training.export import export_models
+
+    torch.set_num_threads(1)
+    renderer = synth.SceneRenderer(pool, size=256)
+    rng = np.random.default_rng(0)
+    scenes = [renderer.render(rng) for _ in range(3)]
+    pictures = [Picture(encode(s.image), s.boxes) for s in scenes]
+    detector = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=128)
+    bank = CropBank.concat(
+        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
+    )
+    classifier = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8)
+    settings = {
+        "detector": {"threshold": 0.001, "nms_iou": 0.6, "max_tiles": 50},
+        "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},
+    }
+    meta = export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {"version": "test"})
+    assert meta["export"]["max_diff_vs_torch"]["detector"] < 2e-3
+    model = TileModel(tmp_path, threads=1)
+    assert model.info["version"] == "test"
+    found = model.detect(scenes[1].image)
+    assert 1 <= len(found) <= 50
+    assert found.boxes.shape == (len(found), 4) and found.orientation.shape == (len(found),)

@@ -1,0 +1,218 @@
+"""Train the tile model from scratch and export it: ``python -m vision.training --data DATA_DIR --out models/``.
+
+DATA_DIR is the shared data folder (``hk-photos/train``, ``hk-crops``, ``art-riichi-cc0``,
+``art-riichi-flowers-ccby``); ``hk-photos/valid`` is never read. The steps, each with a progress bar:
+render synthetic scenes, train the detector, cut the crops, train the classifier, export both networks to
+ONNX (checked against torch) with ``model.json``, and measure both on synthetic scenes rendered apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from vision.training.data import DataError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m vision.training", description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True, help="the shared data folder")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the ONNX files and model.json")
+    parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
+    parser.add_argument("--scenes", type=int, default=2000, help="synthetic scenes to render (default 2000)")
+    parser.add_argument("--det-steps", type=int, default=2000, help="detector batches of 16 (default 2000)")
+    parser.add_argument("--cls-steps", type=int, default=1200, help="classifier batches of 128 (default 1200)")
+    parser.add_argument("--check-scenes", type=int, default=120, help="synthetic scenes for the final check")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "mjscan-train",
+        help="folder for the trained weights of each stage (default: mjscan-train in the temp folder)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="take a stage's weights from --work when a run with the same settings left them there",
+    )
+    parser.add_argument("--force", action="store_true", help="replace a model already in --out")
+    return parser
+
+
+def _bar(total: int, desc: str) -> tqdm:
+    return tqdm(total=total, desc=desc, unit="step", dynamic_ncols=True, mininterval=2.0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if (args.out / "model.json").exists() and not args.force:
+        print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
+        return 2
+    try:
+        return _train(args, sys.argv[1:] if argv is None else argv)
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _train(args: argparse.Namespace, argv: list[str]) -> int:
+    import torch
+
+    from vision.training.classification import (
+        RUNTIME_MARGIN,
+        CropBank,
+        bank_from_image,
+        evaluate_bank,
+        train_classifier,
+    )
+    from vision.training.data import load_art, load_crops, load_yolo_split
+    from vision.training.detection import (
+        DETECT_SIZE,
+        Picture,
+        as_numpy_detector,
+        detection_f1,
+        encode,
+        train_detector,
+    )
+    from vision.training.export import export_models
+    from vision.training.synth import FacePool, SceneRenderer
+
+    torch.set_num_threads(args.threads)
+    started = time.time()
+    streams = np.random.SeedSequence(args.seed).spawn(5)
+    render_rng, det_seed, cls_seed, bank_rng, check_rng = (
+        np.random.default_rng(streams[0]),
+        int(streams[1].generate_state(1)[0]),
+        int(streams[2].generate_state(1)[0]),
+        np.random.default_rng(streams[3]),
+        np.random.default_rng(streams[4]),
+    )
+    data = args.data
+    print(f"reading {data} (hk-photos/train, hk-crops, art)")
+    photos = load_yolo_split(data / "hk-photos" / "train", data / "hk-photos" / "classes.json")
+    crops = load_crops(data / "hk-crops")
+    art = load_art(data)
+    pool = FacePool(art, crops, photos, seed=args.seed)
+    renderer = SceneRenderer(pool)
+
+    synthetic: list[Picture] = []
+    banks: list[CropBank] = []
+    for _ in tqdm(range(args.scenes), desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0):
+        scene = renderer.render(render_rng)
+        synthetic.append(Picture(encode(scene.image), scene.boxes))
+        banks.append(
+            bank_from_image(
+                scene.image, scene.boxes, scene.class_ids, scene.orientation, 1, bank_rng, 3, negative_source=2
+            )
+        )
+    real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
+
+    bar = _bar(args.det_steps, "train detector")
+
+    def det_progress(step: int, losses: dict[str, float]) -> None:
+        bar.update(1)
+        if step % 20 == 0:
+            bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
+
+    det_key = {"seed": args.seed, "scenes": args.scenes, "steps": args.det_steps}
+    detector = _load_stage(args, "detector", det_key)
+    if detector is None:
+        detector = train_detector(real, synthetic, args.det_steps, det_seed, progress=det_progress)
+        _save_stage(args, "detector", det_key, detector)
+    bar.close()
+
+    for item in tqdm(photos, desc="cut real crops", unit="photo", dynamic_ncols=True, mininterval=2.0):
+        if len(item.boxes):
+            image = Picture(item.path.read_bytes(), item.boxes).decode()
+            unknown = np.full(len(item.boxes), -1)
+            banks.append(bank_from_image(image, item.boxes, item.class_ids, unknown, 0))
+    for image, cls in crops:
+        h, w = image.shape[:2]
+        box = np.array([[0, 0, w, h]], np.float32)
+        banks.append(bank_from_image(image, box, np.array([cls]), np.array([0]), 3))
+    bank = CropBank.concat(banks)
+    del banks
+    shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
+    bar = _bar(args.cls_steps, "train classifier")
+
+    def cls_progress(step: int, losses: dict[str, float]) -> None:
+        bar.update(1)
+        if step % 20 == 0:
+            bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
+
+    cls_key = {"seed": args.seed, "scenes": args.scenes, "steps": args.cls_steps}
+    classifier = _load_stage(args, "classifier", cls_key)
+    if classifier is None:
+        classifier = train_classifier(bank, shares, args.cls_steps, cls_seed, progress=cls_progress)
+        _save_stage(args, "classifier", cls_key, classifier)
+    bar.close()
+
+    print("checking on synthetic scenes rendered apart from the training scenes")
+    check_pictures, check_banks = [], []
+    for _ in range(args.check_scenes):
+        scene = renderer.render(check_rng)
+        check_pictures.append(Picture(encode(scene.image), scene.boxes))
+        check_banks.append(bank_from_image(scene.image, scene.boxes, scene.class_ids, scene.orientation, 1))
+    figures = {
+        "synthetic_detection": detection_f1(as_numpy_detector(detector), check_pictures),
+        "synthetic_classification": evaluate_bank(classifier, CropBank.concat(check_banks)),
+    }
+    training = {
+        "version": time.strftime("%Y%m%d") + f"-s{args.seed}",
+        "command": " ".join(["python -m vision.training", *argv]),
+        "seed": args.seed,
+        "scenes": args.scenes,
+        "detector_steps": args.det_steps,
+        "classifier_steps": args.cls_steps,
+        "real_photos": len(photos),
+        "real_tiles": int(sum(len(p.boxes) for p in photos)),
+        "crops_bank": int(len(bank)),
+        "minutes": round((time.time() - started) / 60, 1),
+        "torch": torch.__version__,
+        "machine": f"{platform.machine()}, {args.threads} threads",
+        "checks": figures,
+    }
+    settings = {
+        "detector": {"threshold": 0.3, "nms_iou": 0.6, "max_tiles": 300},
+        "classifier": {"margin": RUNTIME_MARGIN, "reject": 0.5, "batch": 32},
+    }
+    samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
+    meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training)
+    print(json.dumps({"out": str(args.out), "export": meta["export"], **figures}, indent=1))
+    return 0
+
+
+def _save_stage(args: argparse.Namespace, stage: str, key: dict, net) -> None:
+    import torch
+
+    args.work.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), args.work / f"{stage}.pt")
+    (args.work / f"{stage}.json").write_text(json.dumps(key))
+
+
+def _load_stage(args: argparse.Namespace, stage: str, key: dict):
+    """The weights a previous run with the same settings saved for ``stage``, when ``--resume`` asks for them."""
+    import torch
+
+    from vision.training.classification import NUM_OUTPUTS
+    from vision.training.nets import TileClassifier, TileDetector
+
+    weights, saved = args.work / f"{stage}.pt", args.work / f"{stage}.json"
+    if not (args.resume and weights.is_file() and saved.is_file()) or json.loads(saved.read_text()) != key:
+        return None
+    net = TileDetector() if stage == "detector" else TileClassifier(NUM_OUTPUTS)
+    net.load_state_dict(torch.load(weights))
+    print(f"{stage}: weights of an earlier run taken from {weights}")
+    return net.eval()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

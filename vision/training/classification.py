@@ -1,0 +1,254 @@
+"""Training the classifier: a bank of tile crops, their augmentation, the losses and the loop.
+
+Crops are cut around labelled boxes of the real training photos and of the synthetic scenes (with a wide
+margin, so that training can move the window as the detector's boxes move), from the single-tile photos, and
+around empty table and parts of tiles in the synthetic scenes (the "not a tile" class, which lets the runtime
+drop a false detection).
+
+Orientation: a crop whose face orientation is known (synthetic faces, single-tile photos) teaches the
+orientation head; a face-down tile teaches only whether it lies sideways (half its target on the opposite
+turn); crops from the real photos, which their augmentation may have mirrored, teach only the class.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from vision.detector import box_iou, crop_tiles
+from vision.training.nets import CROP, TileClassifier
+from vision.types import CLASS_INDEX, CLASSES
+
+#: Class index of "not a tile" (after the 46 tile classes).
+NONE_ID = len(CLASSES)
+NUM_OUTPUTS = len(CLASSES) + 1
+#: Margin of the stored crops and of the runtime crops (fraction of the box's width and height per side).
+BANK_MARGIN = 0.25
+RUNTIME_MARGIN = 0.1
+BANK_SIZE = 72
+FIVES = {CLASS_INDEX[c] for c in ("5m", "5p", "5s", "0m", "0p", "0s")}
+
+
+@dataclass
+class CropBank:
+    """Stored crops (N, BANK_SIZE, BANK_SIZE, 3) uint8 with class, orientation (-1 unknown) and source."""
+
+    crops: np.ndarray
+    class_ids: np.ndarray
+    orientation: np.ndarray
+    source: np.ndarray
+
+    @staticmethod
+    def empty() -> CropBank:
+        return CropBank(
+            np.zeros((0, BANK_SIZE, BANK_SIZE, 3), np.uint8),
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.class_ids)
+
+    @staticmethod
+    def concat(banks: list[CropBank]) -> CropBank:
+        return CropBank(
+            np.concatenate([b.crops for b in banks]),
+            np.concatenate([b.class_ids for b in banks]),
+            np.concatenate([b.orientation for b in banks]),
+            np.concatenate([b.source for b in banks]),
+        )
+
+
+def bank_from_image(
+    image: np.ndarray,
+    boxes: np.ndarray,
+    class_ids: np.ndarray,
+    orientation: np.ndarray,
+    source: int,
+    rng: np.random.Generator | None = None,
+    negatives: int = 0,
+    negative_source: int = -1,
+) -> CropBank:
+    """Crops of the labelled boxes of one picture (marked ``source``), and ``negatives`` crops of places that
+    hold no whole tile (marked ``negative_source``)."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    crops = crop_tiles(image, boxes, BANK_SIZE, BANK_MARGIN).transpose(0, 2, 3, 1).astype(np.uint8)
+    ids, orient = list(class_ids), list(orientation)
+    extra = []
+    if negatives and rng is not None and len(boxes):
+        h, w = image.shape[:2]
+        sizes = boxes[:, 2:] - boxes[:, :2]
+        for _ in range(negatives * 4):
+            bw, bh = sizes[int(rng.integers(len(sizes)))] * rng.uniform(0.6, 1.5, 2)
+            if rng.random() < 0.5:  # next to a tile, half on it
+                ref = boxes[int(rng.integers(len(boxes)))]
+                cx = (ref[0] + ref[2]) / 2 + rng.choice([-1, 1]) * rng.uniform(0.55, 1.2) * (ref[2] - ref[0])
+                cy = (ref[1] + ref[3]) / 2 + rng.normal(0, 0.5) * (ref[3] - ref[1])
+            else:
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            cand = np.array([[cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2]], np.float32)
+            if box_iou(cand, boxes).max() < 0.15:
+                extra.append(cand[0])
+            if len(extra) >= negatives:
+                break
+    if extra:
+        neg = crop_tiles(image, np.array(extra), BANK_SIZE, BANK_MARGIN).transpose(0, 2, 3, 1).astype(np.uint8)
+        crops = np.concatenate([crops, neg])
+        ids += [NONE_ID] * len(extra)
+        orient += [-1] * len(extra)
+    sources = np.full(len(ids), source, np.int64)
+    sources[len(boxes) :] = negative_source
+    return CropBank(crops, np.array(ids, np.int64), np.array(orient, np.int64), sources)
+
+
+def augment(rng: np.random.Generator, stored: np.ndarray, orientation: int, class_id: int) -> tuple[np.ndarray, int]:
+    """A CROP x CROP training crop from a stored crop: the window moved and resized as a detector's box
+    would be, tilted a little, turned by quarter turns (the orientation label turns with it), coloured,
+    blurred, noised. Returns (crop (CROP, CROP, 3) uint8, orientation or -1)."""
+    s = BANK_SIZE
+    inner = s / (1 + 2 * BANK_MARGIN)  # the labelled box's side in the stored crop
+    jitter = rng.normal(0, 0.06, 4) * inner
+    x1, y1 = (s - inner) / 2 + jitter[0], (s - inner) / 2 + jitter[1]
+    x2, y2 = (s + inner) / 2 + jitter[2], (s + inner) / 2 + jitter[3]
+    margin = RUNTIME_MARGIN * rng.uniform(0.6, 1.4)
+    wx, wy = (x2 - x1) * (1 + 2 * margin), (y2 - y1) * (1 + 2 * margin)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    turns = int(rng.integers(4))
+    angle = math.radians(rng.normal(0, 5)) + turns * math.pi / 2
+    c, si = math.cos(angle), math.sin(angle)
+    # output pixel -> stored pixel: about the centres, turned (content turns clockwise), scaled to the window
+    a = np.diag([wx / CROP, wy / CROP]) @ np.array([[c, si], [-si, c]])
+    offset = np.array([cx, cy]) - a @ np.array([CROP / 2, CROP / 2])
+    matrix = np.concatenate([a, offset[:, None]], axis=1)
+    out = cv2.warpAffine(
+        stored, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REFLECT
+    )
+    out = _colour(rng, out, class_id)
+    r = rng.random()
+    if r < 0.15:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    elif r < 0.35:
+        small = int(rng.integers(16, 40))
+        out = cv2.resize(cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), (CROP, CROP))
+    if rng.random() < 0.3:
+        out = np.clip(out + rng.normal(0, rng.uniform(2, 10), out.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.25:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        out = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    return out, (orientation + turns) % 4 if orientation >= 0 else -1
+
+
+def _colour(rng: np.random.Generator, image: np.ndarray, class_id: int) -> np.ndarray:
+    levels = np.arange(256, dtype=np.float32)
+    contrast, brightness = rng.uniform(0.65, 1.35), rng.uniform(-45, 45)
+    gains = rng.uniform(0.85, 1.15, 3)
+    lut = np.stack([(levels - 128) * contrast * g + 128 + brightness for g in gains], axis=1)
+    img = cv2.LUT(image, np.clip(lut, 0, 255).astype(np.uint8).reshape(256, 1, 3))
+    if rng.random() < 0.3 and class_id not in FIVES:
+        hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(-25, 26))) % 180).astype(np.uint8)
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+    if rng.random() < 0.5:
+        grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+        saturation = rng.uniform(0.5, 1.4) if class_id not in FIVES else rng.uniform(0.8, 1.3)
+        img = cv2.addWeighted(img, saturation, grey, 1 - saturation, 0)
+    return img
+
+
+def make_batch(
+    rng: np.random.Generator, bank: CropBank, weights: np.ndarray, batch: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Images (B, 3, CROP, CROP), class targets (B,) and orientation targets (B, 4; all zero = unknown)."""
+    idx = rng.choice(len(bank), size=batch, p=weights)
+    images = np.empty((batch, CROP, CROP, 3), np.uint8)
+    classes = bank.class_ids[idx]
+    orient = np.zeros((batch, 4), np.float32)
+    for k, i in enumerate(idx):
+        images[k], o = augment(rng, bank.crops[i], int(bank.orientation[i]), int(classes[k]))
+        if o >= 0:
+            if classes[k] == CLASS_INDEX["back"]:
+                orient[k, o] = orient[k, (o + 2) % 4] = 0.5
+            else:
+                orient[k, o] = 1.0
+    return (
+        torch.from_numpy(images.transpose(0, 3, 1, 2).astype(np.float32)),
+        torch.from_numpy(classes),
+        torch.from_numpy(orient),
+    )
+
+
+def source_weights(bank: CropBank, shares: dict[int, float]) -> np.ndarray:
+    """Sampling probabilities giving each source its share of the batches (spread evenly inside a source)."""
+    weights = np.zeros(len(bank))
+    present = {s: shares[s] for s in np.unique(bank.source) if shares.get(int(s), 0) > 0}
+    total = sum(present.values())
+    for s, share in present.items():
+        mask = bank.source == s
+        weights[mask] = share / total / mask.sum()
+    return weights / weights.sum()
+
+
+def train_classifier(
+    bank: CropBank,
+    shares: dict[int, float],
+    steps: int,
+    seed: int,
+    batch: int = 128,
+    lr: float = 3e-3,
+    progress=None,
+) -> TileClassifier:
+    """Train a classifier from scratch for ``steps`` batches (AdamW, one-cycle learning rate)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    weights = source_weights(bank, shares)
+    net = TileClassifier(NUM_OUTPUTS)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    net.train()
+    for step in range(steps):
+        images, classes, orient = make_batch(rng, bank, weights, batch)
+        class_logits, orient_logits = net(images)
+        loss_cls = F.cross_entropy(class_logits, classes, label_smoothing=0.05)
+        known = orient.sum(1) > 0
+        if known.any():
+            log_p = F.log_softmax(orient_logits[known], dim=1)
+            loss_orient = -(orient[known] * log_p).sum(1).mean()
+        else:
+            loss_orient = orient_logits.sum() * 0
+        loss = loss_cls + 0.5 * loss_orient
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        sched.step()
+        if progress is not None:
+            progress(step, {"class": loss_cls.item(), "turn": loss_orient.item()})
+    net.eval()
+    return net
+
+
+def evaluate_bank(net: TileClassifier, bank: CropBank, batch: int = 256) -> dict[str, float]:
+    """Class accuracy and orientation accuracy (where known, face-up tiles) on centred crops of a bank."""
+    correct = total = o_correct = o_total = 0
+    inner = BANK_SIZE / (1 + 2 * BANK_MARGIN)
+    window = inner * (1 + 2 * RUNTIME_MARGIN)
+    lo = (BANK_SIZE - window) / 2
+    for start in range(0, len(bank), batch):
+        crops = bank.crops[start : start + batch]
+        box = np.array([[lo, lo, lo + window, lo + window]] * len(crops), np.float32)
+        images = np.stack([crop_tiles(c, box[:1], CROP, 0.0)[0] for c in crops])
+        with torch.no_grad():
+            c, o = net(torch.from_numpy(images))
+        ids = bank.class_ids[start : start + batch]
+        correct += int((c.argmax(1).numpy() == ids).sum())
+        total += len(ids)
+        orient = bank.orientation[start : start + batch]
+        known = (orient >= 0) & (ids != CLASS_INDEX["back"]) & (ids != NONE_ID)
+        o_correct += int((o.argmax(1).numpy()[known] == orient[known]).sum())
+        o_total += int(known.sum())
+    return {"accuracy": correct / max(total, 1), "orientation_accuracy": o_correct / max(o_total, 1)}

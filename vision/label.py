@@ -11,9 +11,10 @@ already holds the same text is left alone, so a rerun that finds nothing new wri
 person changed after mjscan wrote them are never overwritten: a changed YOLO label file is kept (the photo is
 reported), a changed folder file gets its new version beside it (``annotations.mjscan-new.json``).
 
-``resume`` skips a photo whose outputs exist, are newer than the photo and were made by the same model with
-the same ``min_score``. The records do not depend on the format, so a folder labelled for YOLO can be
-resumed as COCO or Label Studio without running the model again.
+``resume`` skips a photo whose outputs exist and were made from the photo as it is now (its record keeps the
+photo's size and modification time, so a photo that was replaced, even by an older file, is labelled again)
+by the same model with the same ``min_score``. The records do not depend on the format, so a folder
+labelled for YOLO can be resumed as COCO or Label Studio without running the model again.
 
 ``label_folder`` runs the photos in this process or in N worker processes (one ONNX session each);
 ``vision.label_ray`` runs the same per-photo function as a Ray Data pipeline. Both share ``plan``,
@@ -32,7 +33,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -262,18 +263,14 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def write_atomic(path: Path, text: str, newer_than: float | None = None) -> bool:
-    """Write ``text`` to ``path`` through a temporary file and a rename. A file that already holds exactly
-    that text is not written (only its time is set to now when it is not newer than ``newer_than``, so that
-    resume sees it up to date). Returns True when the file was written."""
+def write_atomic(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` through a temporary file and a rename; a file that already holds exactly
+    that text is left alone. Returns True when the file was written."""
     try:
-        same = path.read_text(encoding="utf-8") == text
+        if path.read_text(encoding="utf-8") == text:
+            return False
     except (FileNotFoundError, UnicodeDecodeError):
-        same = False
-    if same:
-        if newer_than is not None and path.stat().st_mtime <= newer_than:
-            os.utime(path)
-        return False
+        pass
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -318,21 +315,29 @@ def record_image(record: dict[str, Any]) -> LabelledImage:
     return LabelledImage(record["path"], record["width"], record["height"], det)
 
 
-def _newer(path: Path, than: float) -> bool:
-    try:
-        return path.stat().st_mtime > than
-    except OSError:
-        return False
+def photo_stamp(path: Path) -> dict[str, int]:
+    """What identifies a photo's version: its size and modification time (ns). Raises OSError."""
+    st = path.stat()
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def _place_image(job: LabelJob, rel: str, mtime: float) -> None:
-    """The photo's entry in ``OUT/images/``: a symbolic link to it or a copy, replaced atomically."""
+def _image_in_place(job: LabelJob, rel: str) -> bool:
     target, dest = job.src / rel, job.out / "images" / rel
     if job.images == "link":
-        if dest.is_symlink() and os.readlink(dest) == str(target):
-            return
-    elif not dest.is_symlink() and _newer(dest, mtime) and dest.stat().st_size == target.stat().st_size:
+        return dest.is_symlink() and os.readlink(dest) == str(target)
+    try:
+        copy, photo = dest.lstat(), target.stat()
+    except OSError:
+        return False
+    return not dest.is_symlink() and (copy.st_size, copy.st_mtime_ns) == (photo.st_size, photo.st_mtime_ns)
+
+
+def _place_image(job: LabelJob, rel: str) -> None:
+    """The photo's entry in ``OUT/images/``: a symbolic link to it or a copy (with the photo's times),
+    replaced atomically."""
+    if _image_in_place(job, rel):
         return
+    target, dest = job.src / rel, job.out / "images" / rel
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.parent / f".{dest.name}.{os.getpid()}.tmp"
     tmp.unlink(missing_ok=True)
@@ -340,7 +345,7 @@ def _place_image(job: LabelJob, rel: str, mtime: float) -> None:
         if job.images == "link":
             tmp.symlink_to(target)
         else:
-            shutil.copyfile(target, tmp)
+            shutil.copy2(target, tmp)
         os.replace(tmp, dest)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -402,7 +407,7 @@ def label_photo(job: LabelJob, rel: str, detect: Detector, model_version: str) -
     failed result with the reason."""
     photo = job.src / rel
     try:
-        mtime = photo.stat().st_mtime
+        stamp = photo_stamp(photo)
         width, height, det = detect(photo)
     except ImageError as exc:
         return PhotoResult(rel, "failed", exc.message)
@@ -417,6 +422,7 @@ def label_photo(job: LabelJob, rel: str, detect: Detector, model_version: str) -
         "path": rel,
         "width": width,
         "height": height,
+        "photo": stamp,
         "settings": job.settings(model_version),
         "tiles": [
             {
@@ -449,11 +455,11 @@ def label_photo(job: LabelJob, rel: str, detect: Detector, model_version: str) -
                     f"{label.relative_to(job.out)} was changed after mjscan wrote "
                     "it: kept as it is (delete it to label this photo again)",
                 )
-            write_atomic(label, text, mtime)
+            write_atomic(label, text)
             record["label_sha256"] = sha256(text)
             if job.images != "none":
-                _place_image(job, rel, mtime)
-        write_atomic(record_path(job.out, rel), json.dumps(record, indent=1) + "\n", mtime)
+                _place_image(job, rel)
+        write_atomic(record_path(job.out, rel), json.dumps(record, indent=1) + "\n")
     except OSError as exc:
         return PhotoResult(rel, "failed", f"cannot write its labels ({exc.strerror or exc})")
     return _result(rel, "done", det.class_ids, det.scores, job.review_below)
@@ -487,22 +493,20 @@ def _result(rel: str, status: str, class_ids: Iterable[int], scores: np.ndarray,
 
 
 def up_to_date(job: LabelJob, rel: str, model_version: str) -> PhotoResult | None:
-    """The skipped result of a photo whose outputs exist, are newer than the photo and were made with the
+    """The skipped result of a photo whose outputs exist and were made from the photo as it is now, with the
     same settings; None when it needs labelling."""
     try:
-        mtime = (job.src / rel).stat().st_mtime
+        stamp = photo_stamp(job.src / rel)
     except OSError:
         return None
     record = read_record(job.out, rel)
-    if record is None or record.get("settings") != job.settings(model_version):
+    if record is None or record.get("photo") != stamp or record.get("settings") != job.settings(model_version):
         return None
-    needed = [record_path(job.out, rel)]
     if job.fmt == "yolo":
-        needed.append(yolo_path(job.out, rel))
-        if job.images != "none" and not (job.out / "images" / rel).exists():
+        if not yolo_path(job.out, rel).is_file():
             return None
-    if not all(_newer(p, mtime) for p in needed):
-        return None
+        if job.images != "none" and not _image_in_place(job, rel):
+            return None
     tiles = record["tiles"]
     return _result(
         rel,
@@ -560,9 +564,19 @@ def plan(job: LabelJob, model_version: str) -> Plan:
 Progress = Callable[[Iterator[PhotoResult], int], Iterable[PhotoResult]]
 
 
-def consume(p: Plan, results: Iterator[PhotoResult], progress: Progress | None) -> None:
-    """Count the results into the plan's summary until they end or Ctrl-C; then close the stream (which
-    stops the workers after the photos in flight)."""
+class Run(Protocol):
+    """The photos being labelled by an engine: iterate for the results as they come; ``stop`` ends the run
+    (after the photos in flight) and returns the results that finished but were not yet given."""
+
+    def __iter__(self) -> Iterator[PhotoResult]: ...
+
+    def stop(self) -> list[PhotoResult]: ...
+
+
+def consume(p: Plan, run: Run, progress: Progress | None) -> None:
+    """Count the results into the plan's summary until they end or Ctrl-C, then stop the run and count
+    what it finished meanwhile."""
+    results = iter(run)
     stream = progress(results, len(p.todo)) if progress is not None else results
     try:
         for r in stream:
@@ -570,9 +584,8 @@ def consume(p: Plan, results: Iterator[PhotoResult], progress: Progress | None) 
     except KeyboardInterrupt:
         p.summary.interrupted = True
     finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
+        for r in run.stop():
+            p.summary.add(r)
 
 
 def finish(p: Plan) -> Summary:
@@ -655,18 +668,27 @@ def label_folder(
     version = factory.version
     p = plan(job, version)
     if p.todo and workers == 1:
-        consume(p, _run_here(p, factory()), progress)
+        consume(p, _HereRun(p, factory()), progress)
     elif p.todo:
         factory(threads=1)  # load the model once here, so that a broken one is told before the workers start
-        consume(p, _run_pool(p, factory, workers), progress)
+        consume(p, _PoolRun(p, factory, workers), progress)
     summary = finish(p)
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _run_here(p: Plan, detect: Detector) -> Iterator[PhotoResult]:
-    for rel in p.todo:
-        yield label_photo(p.job, rel, detect, p.model_version)
+class _HereRun:
+    """The photos labelled one after the other in this process."""
+
+    def __init__(self, p: Plan, detect: Detector) -> None:
+        self.p, self.detect = p, detect
+
+    def __iter__(self) -> Iterator[PhotoResult]:
+        for rel in self.p.todo:
+            yield label_photo(self.p.job, rel, self.detect, self.p.model_version)
+
+    def stop(self) -> list[PhotoResult]:
+        return []
 
 
 _worker: tuple[Detector, str] | None = None
@@ -685,15 +707,26 @@ def _work(job: LabelJob, rel: str) -> PhotoResult:
     return label_photo(job, rel, detect, version)
 
 
-def _run_pool(p: Plan, factory: DetectorFactory, workers: int) -> Iterator[PhotoResult]:
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    context = multiprocessing.get_context("spawn")  # no fork of a process that holds threads (onnxruntime, tqdm)
-    pool = ProcessPoolExecutor(workers, context, _init_worker, (factory, threads, p.model_version))
-    try:
-        futures = [pool.submit(_work, p.job, rel) for rel in p.todo]
-        for f in as_completed(futures):
-            yield f.result()
-    except BrokenProcessPool:
-        p.summary.error = "a worker process stopped unexpectedly (out of memory?); the photos it had are not done"
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+class _PoolRun:
+    """The photos labelled by worker processes, each with its own detector (``threads`` onnxruntime threads)."""
+
+    def __init__(self, p: Plan, factory: DetectorFactory, workers: int) -> None:
+        self.p = p
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        context = multiprocessing.get_context("spawn")  # no fork of a process that holds threads (onnxruntime)
+        self.pool = ProcessPoolExecutor(workers, context, _init_worker, (factory, threads, p.model_version))
+        self.futures = [self.pool.submit(_work, p.job, rel) for rel in p.todo]
+        self.given: set[Future[PhotoResult]] = set()
+
+    def __iter__(self) -> Iterator[PhotoResult]:
+        try:
+            for f in as_completed(self.futures):
+                self.given.add(f)
+                yield f.result()
+        except BrokenProcessPool:
+            self.p.summary.error = "a worker process stopped unexpectedly (out of memory?); its photos are not done"
+
+    def stop(self) -> list[PhotoResult]:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        finished = [f for f in self.futures if f not in self.given and f.done() and not f.cancelled()]
+        return [f.result() for f in finished if f.exception() is None]

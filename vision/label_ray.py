@@ -89,7 +89,7 @@ def label_folder_ray(
         if own:
             _start_ray(ray, address)
         try:
-            consume(p, _run(p, factory, workers), progress)
+            consume(p, _RayRun(p, factory, workers), progress)
         finally:
             if own:
                 ray.shutdown()
@@ -112,24 +112,38 @@ def _start_ray(ray: Any, address: str | None) -> None:
         raise LabelError(f"cannot start or reach {where}: {exc}") from None
 
 
-def _run(p: Plan, factory: DetectorFactory, workers: int) -> Iterator[PhotoResult]:
-    import ray.data
+class _RayRun:
+    """The photos labelled by a Ray Data pipeline: a pool of ``workers`` LabelActor, one photo per call."""
 
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False  # the caller's bar counts photos; Ray's own bars would interleave
-    context.enable_auto_log_stats = False
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    items = [{"path": rel} for rel in p.todo]
-    dataset = ray.data.from_items(items, override_num_blocks=min(len(items), MAX_BLOCKS)).map_batches(
-        LabelActor,
-        fn_constructor_kwargs={"job": p.job, "factory": factory, "version": p.model_version},
-        batch_size=1,
-        batch_format="numpy",
-        compute=ray.data.ActorPoolStrategy(size=workers),
-        num_cpus=1,
-    )
-    try:
-        for row in dataset.iter_rows():
-            yield PhotoResult.from_json(json.loads(row["result"]))
-    except ray.exceptions.RayError as exc:
-        p.summary.error = "the Ray job failed: " + (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+    def __init__(self, p: Plan, factory: DetectorFactory, workers: int) -> None:
+        import ray.data
+
+        self.p = p
+        context = ray.data.DataContext.get_current()
+        context.enable_progress_bars = False  # the caller's bar counts photos; Ray's own bars would interleave
+        context.enable_auto_log_stats = False
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
+        items = [{"path": rel} for rel in p.todo]
+        self.dataset = ray.data.from_items(items, override_num_blocks=min(len(items), MAX_BLOCKS)).map_batches(
+            LabelActor,
+            fn_constructor_kwargs={"job": p.job, "factory": factory, "version": p.model_version},
+            batch_size=1,
+            batch_format="numpy",
+            compute=ray.data.ActorPoolStrategy(size=workers),
+            num_cpus=1,
+        )
+
+    def __iter__(self) -> Iterator[PhotoResult]:
+        import ray
+
+        try:
+            for row in self.dataset.iter_rows():
+                yield PhotoResult.from_json(json.loads(row["result"]))
+        except ray.exceptions.RayError as exc:
+            lines = str(exc).strip().splitlines() or [type(exc).__name__]
+            self.p.summary.error = "the Ray job failed: " + lines[-1]
+
+    def stop(self) -> list[PhotoResult]:
+        """Photos the actors finish after a Ctrl-C are written but not counted here; a resumed run counts
+        them as up to date."""
+        return []

@@ -21,7 +21,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, required=True, metavar="OUT_DIR", help="where the label files go")
     p.add_argument("--format", choices=FORMATS, default="yolo", help="output format (default yolo)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes or Ray actors (default 1)")
-    p.add_argument("--resume", action="store_true", help="skip photos whose outputs exist and are newer")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip photos already labelled from the same file with the same model and --min-score",
+    )
     p.add_argument("--min-score", type=float, default=0.25, metavar="S", help="drop boxes scored below S (0.25)")
     p.add_argument(
         "--review-below", type=float, default=0.5, metavar="S", help="tag boxes scored below S for review (0.5)"

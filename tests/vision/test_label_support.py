@@ -19,6 +19,7 @@ import numpy as np
 from PIL import Image
 
 from vision.io import decode_image
+from vision.label import MANIFEST
 from vision.types import CLASS_INDEX, Detections
 
 #: Per photo: its upright size and the tiles the detector reports, (code, box x1 y1 x2 y2, score).
@@ -145,3 +146,19 @@ def fingerprint(root: Path) -> dict[str, tuple[str, int]]:
             else:
                 out[rel] = (hashlib.sha256(path.read_bytes()).hexdigest(), st.st_mtime_ns)
     return out
+
+
+def contents(out: Path) -> dict[str, bytes]:
+    """Every file and link under an output folder with the folder's own path written as ``OUT``, so that two
+    outputs of the same job in different places compare equal (the manifest of hashes is left out: it hashes
+    data.yaml, which names the folder)."""
+    out = out.resolve()
+    found: dict[str, bytes] = {}
+    for folder, _dirs, files in os.walk(out):
+        for name in files:
+            path = Path(folder) / name
+            if path == out / MANIFEST:
+                continue
+            data = ("-> " + os.readlink(path)).encode() if path.is_symlink() else path.read_bytes()
+            found[path.relative_to(out).as_posix()] = data.replace(str(out).encode(), b"OUT")
+    return found

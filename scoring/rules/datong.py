@@ -283,7 +283,8 @@ def _reading(facts: Facts, a: Arrangement, options: dict[str, Any]) -> tuple[Arr
     dropped = {x for t in found for x in t.excludes}
     found = [t for t in found if t.id not in dropped]
     if found and not options["stack"]:
-        found = [max(found, key=lambda t: t.factor(options))]
+        # ties go to a hand type the source values (清一色 before a common-practice 堆和)
+        found = [max(found, key=lambda t: (t.factor(options), not t.option))]
     items = [_item(t, facts, options) for t in found]
     if not items:
         items = [Item("plain_win", "Plain Win", 1, 1, [], {"name_zh": "屁和"})]

@@ -532,9 +532,12 @@ class _Reader:
         backs = [i for i in g if self.codes[i] == _BACK]
         self.concealed.extend(faces)
         self.ignored.extend(backs)
+        if not faces:
+            self.warnings.append(f"{_tiles(len(backs))} face down {where} and in no kong: left out")
+            return
         text = compact([self.codes[i] for i in g])
         self.warnings.append(
-            f"the {len(g)} tiles {text} {where} form no meld (3 or 4 tiles: chow, pung or kong): "
+            f"the {_tiles(len(g))} {text} {where} form no meld (3 or 4 tiles: chow, pung or kong): "
             "counted as concealed tiles" + (", face-down ones left out" if backs else "")
         )
 
@@ -545,7 +548,7 @@ class _Reader:
         if held not in COMPLETE_SIZES:
             counted = " (a kong counted as 3)" if kongs else ""
             more = " (17 in 16-tile rules)" if held > 14 else ""
-            self.warnings.append(f"found {held} tiles{counted}; a complete hand has 14{more}")
+            self.warnings.append(f"found {_tiles(held)}{counted}; a complete hand has 14{more}")
         tiles = [self.codes[i] for i in self.concealed] + [c for m in self.melds for c in m.json["tiles"]]
         if self.win is not None:
             tiles.append(self.codes[self.win])
@@ -558,6 +561,10 @@ class _Reader:
         for code, n in sorted(Counter(self.codes[i] for i in flowers).items()):
             if n > 1:
                 self.warnings.append(f"{n} copies of the bonus tile {code}: a set has one")
+
+
+def _tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
 
 
 def _from(place: int, laid: int) -> str:

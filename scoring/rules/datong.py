@@ -33,10 +33,10 @@ from scoring.decompose import (
     winning_kinds,
 )
 from scoring.errors import HandError
-from scoring.hand import Hand
+from scoring.hand import Hand, Meld
 from scoring.result import Item, Score
 from scoring.ruleset import PRACTICE, Option, RuleSet
-from scoring.tiles import code_of, counts_of, kind, suit
+from scoring.tiles import code_of, counts_of, kind, normal, suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +330,10 @@ def _streak_bonus(hand: Hand, options: dict[str, Any]) -> tuple[int, str | None]
     )
 
 
+def _kong_kind(m: Meld) -> str:
+    return "concealed" if not m.open else "added" if m.added else "melded"
+
+
 def payments(hand: Hand, options: dict[str, Any], times: int) -> tuple[dict[str, Any], list[str]]:
     """The payments of 记分规则 (@653) for a hand worth ``times`` bases per payer; the discarder pays double.
 
@@ -357,20 +361,18 @@ def payments(hand: Hand, options: dict[str, Any], times: int) -> tuple[dict[str,
     if bonus and not hand.dealer:
         pays["dealer_adds"] = bonus
         win_total += bonus
-    kongs = [
-        {
-            "tiles": list(m.tiles),
-            "kind": "concealed" if not m.open else "added" if m.added else "melded",
-            "name_zh": "暗杠" if not m.open else "补杠" if m.added else "明杠",
+    kongs = {
+        f"{normal(m.tiles[0])}_{_kong_kind(m)}": {
+            "name_zh": {"concealed": "暗杠", "added": "补杠", "melded": "明杠"}[_kong_kind(m)],
             "each": (1 if m.open else 2) * base,
             "total": 3 * (1 if m.open else 2) * base,
         }
         for m in hand.melds
         if m.is_kong
-    ]
+    }
     if kongs:
         pays["kongs"] = kongs
-        pays["kong_total"] = sum(k["total"] for k in kongs)
+        pays["kong_total"] = sum(k["total"] for k in kongs.values())
         win_total += pays["kong_total"]
         notes.append("kongs (@780): 明杠 and 补杠 1 base, 暗杠 2 base from each other player")
     pays["total"] = win_total

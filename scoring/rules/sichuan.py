@@ -35,7 +35,7 @@ from scoring.rules.sichuan_fans import (
     published_name,
 )
 from scoring.ruleset import PRACTICE, Option, RuleSet
-from scoring.tiles import SUITS, code_of, counts_of, is_honour, kind
+from scoring.tiles import SUITS, code_of, counts_of, is_honour, kind, normal
 
 _SUIT_NAMES = {"m": "characters (万)", "p": "dots (筒)", "s": "bamboo (条)"}
 _OWN_FIELDS = ("opponents_left", "kong_opponents_left", "consecutive_draws")
@@ -412,27 +412,24 @@ def payments(hand: Hand, options: dict[str, Any], fan: int) -> tuple[dict[str, A
         win_total = each
         who = "the player whose added kong was robbed" if hand.robbing_kong else "the discarder"
         notes.append(f"won on a discard: only {who} pays (S-A rule 6 放炮的一个人负责)")
-    kongs = []
+    kongs: dict[str, dict[str, Any]] = {}
     kong_melds = [m for m in hand.melds if m.is_kong]
     for m, payers_left in zip(kong_melds, per_kong, strict=True):
         kid, name, who = _kong_kind(m)
         payers = 1 if kid == "direct" else payers_left
         unit = 2 if kid == "concealed" else 1
-        entry = {
-            "tiles": list(m.tiles),
-            "kind": kid,
+        kongs[f"{normal(m.tiles[0])}_{kid}"] = {
             "name_zh": name,
             "paid_by": m.from_ if kid == "direct" and m.from_ else who,
             "payers": payers,
             "each": unit * base,
             "total": unit * base * payers,
         }
-        kongs.append(entry)
         if kid == "direct" and m.from_ is None:
             notes.append(f"直杠 {m.tiles[0]}: meld 'from' not given; the discarder who fed it pays")
     if kongs:
         pays["kongs"] = kongs
-        pays["kong_total"] = sum(k["total"] for k in kongs)
+        pays["kong_total"] = sum(k["total"] for k in kongs.values())
         notes.append(
             "kong payments (刮风下雨, S-B rule 6) are paid at once; a player not ready at an exhaustive draw "
             "returns them all"

@@ -206,7 +206,17 @@ CASES = [
         hand("55m 1111z 2222z+ [3333z] 4444z"),
         {"all_pungs": 2},
         2,
-        payments={"discarder": 40, "kong_total": 150, "total": 230},
+        payments={
+            "discarder": 40,
+            "kongs": {
+                "1z_melded": {"name_zh": "明杠", "each": 10, "total": 30},
+                "2z_added": {"name_zh": "补杠", "each": 10, "total": 30},
+                "3z_concealed": {"name_zh": "暗杠", "each": 20, "total": 60},
+                "4z_melded": {"name_zh": "明杠", "each": 10, "total": 30},
+            },
+            "kong_total": 150,
+            "total": 230,
+        },
     ),
     # ---- 连庄 (@813) ------------------------------------------------------------------------------------------
     # the dealer wins on a discard after 2 repeats: each player gives 2 x 10 more: 40 + 30 + 30 = 100

@@ -433,35 +433,23 @@ CASES = [
         5,
         payments={
             "discarder": 32,
-            "kongs": [
-                {
-                    "tiles": ["5p"] * 4,
-                    "kind": "direct",
-                    "name_zh": "直杠 (刮风)",
-                    "paid_by": "left",
-                    "payers": 1,
-                    "each": 1,
-                    "total": 1,
-                },
-                {
-                    "tiles": ["2m"] * 4,
-                    "kind": "added",
+            "kongs": {
+                "5p_direct": {"name_zh": "直杠 (刮风)", "paid_by": "left", "payers": 1, "each": 1, "total": 1},
+                "2m_added": {
                     "name_zh": "面下杠 (刮风)",
                     "paid_by": "each other player still in",
                     "payers": 3,
                     "each": 1,
                     "total": 3,
                 },
-                {
-                    "tiles": ["7m"] * 4,
-                    "kind": "concealed",
+                "7m_concealed": {
                     "name_zh": "暗杠 (下雨)",
                     "paid_by": "each other player still in",
                     "payers": 3,
                     "each": 2,
                     "total": 6,
                 },
-            ],
+            },
             "kong_total": 10,
             "total": 42,
         },

@@ -65,7 +65,7 @@ def _terminal_pungs(f: Facts, r: Reading) -> Hit | None:
     return when(ok and any(is_terminal(k) for k in r.kinds), r.kinds)
 
 
-#: The listed items in the source's order (002 @14858): 40 fan, then 30 fan; "有其他番另加" for both groups.
+#: The listed items in the source's order (002 @14936): 40 fan, then 30 fan; "有其他番另加" for both groups.
 PATTERNS: tuple[Pattern, ...] = (
     Pattern(
         "heavenly_win",

@@ -37,7 +37,7 @@ TARGET_MS = 150.0
 def twelve_megapixel_jpeg(seed: int = 0) -> bytes:
     """A 4032 x 3024 JPEG (quality 92) made from a committed photo, with mild noise like a phone sensor's."""
     photo = Image.open(SAMPLES / "row-flower.jpg").convert("RGB").resize((4032, 3024), Image.BICUBIC)
-    noisy = np.asarray(photo, np.int16) + np.random.default_rng(seed).normal(0, 3, (3024, 4032, 3)).astype(np.int16)
+    noisy = np.asarray(photo, np.int16) + np.random.default_rng(seed).normal(0, 5, (3024, 4032, 3)).astype(np.int16)
     out = io.BytesIO()
     Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8)).save(out, "JPEG", quality=92)
     return out.getvalue()

@@ -52,6 +52,7 @@ from tqdm import tqdm
 
 from vision.annotate import GREEN, ORANGE, RED, Box, draw_boxes, to_jpeg
 from vision.io import IMAGE_SUFFIXES, ImageError, decode_image
+from vision.recognize import DECODE_SIDE
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
 Detector = Callable[[np.ndarray], Detections]
@@ -510,9 +511,12 @@ def evaluate_folder(
     errors_dir: str | Path | None = None,
     limit: int | None = None,
     progress: bool = True,
+    reduce_to: int | None = DECODE_SIDE,
 ) -> EvaluationReport:
     """Run ``detect`` on every photo of a folder and score it against the YOLO labels.
 
+    Each photo is decoded as ``vision.recognize`` decodes it (a large JPEG at reduced scale, long side at
+    least ``reduce_to``; None decodes every photo whole), and the labels are scaled to the decoded picture.
     errors_dir: a folder (new or empty) that receives an annotated picture of every image with a miss or a
     false positive (see ``error_image``). limit: the first N photos only. progress: a progress bar on
     standard error. Raises LabelError for bad folders, classes or label files; a photo that cannot be read
@@ -530,13 +534,14 @@ def evaluate_folder(
     ev = Evaluation(iou_threshold=iou_threshold, codes=codes, ignore_unlabelled=ignore_unlabelled)
     for path in tqdm(paths, desc="evaluate", unit="photo", disable=not progress):
         try:
-            decoded = decode_image(path)
+            decoded = decode_image(path, reduce_to=reduce_to)
         except ImageError as exc:
             ev.unreadable.append(f"{path.name} ({exc.message})")
             continue
         label_path = labels / (path.stem + ".txt")
         if label_path.is_file():
-            truth = read_yolo_labels(label_path, decoded.width, decoded.height, class_map)
+            height, width = decoded.rgb.shape[:2]
+            truth = read_yolo_labels(label_path, width, height, class_map)
         else:
             truth = GroundTruth()
             ev.images_without_labels += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -205,3 +206,20 @@ def test_errors_folder_must_be_new_or_empty(tmp_path):
 def test_missing_folders_are_refused(tmp_path):
     with pytest.raises(LabelError, match="does not exist"):
         evaluate_folder(LabelReader(SAMPLE), tmp_path / "nope", SAMPLE / "labels", SAMPLE / "classes.json")
+
+
+def test_large_photos_are_decoded_as_the_pipeline_does_and_labels_follow(tmp_path):
+    from labelled import LabelModel
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    Image.open(SAMPLE / "images" / "row-flower.jpg").resize((4032, 3024)).save(
+        tmp_path / "images" / "big.jpg", quality=90
+    )
+    shutil.copy(SAMPLE / "labels" / "row-flower.txt", tmp_path / "labels" / "big.txt")
+    model = LabelModel()
+    r = evaluate_folder(
+        lambda rgb: model.detect(rgb), tmp_path / "images", tmp_path / "labels", SAMPLE / "classes.json", progress=False
+    )
+    assert model.seen == [(1512, 2016)]
+    assert r.f1 == 1.0 and r.labels == 15

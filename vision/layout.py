@@ -459,10 +459,8 @@ class _Reader:
     def _split(self, g: list[int]) -> list[list[int]] | None:
         """The group cut into consecutive melds (3 or 4 laid tiles, plus any tile stacked on them), or None."""
         stacked = self.geo.stacked_on
-
-        def cut(start: int) -> list[list[int]] | None:
-            if start == len(g):
-                return []
+        parts: list[list[list[int]] | None] = [None] * len(g) + [[]]
+        for start in range(len(g) - 1, -1, -1):
             for size in (3, 4):
                 end, laid = start, 0
                 while end < len(g) and laid < size:
@@ -470,13 +468,11 @@ class _Reader:
                     end += 1
                 while end < len(g) and g[end] in stacked:
                     end += 1
-                if laid == size and self._shape(g[start:end]) is not None:
-                    rest = cut(end)
-                    if rest is not None:
-                        return [g[start:end], *rest]
-            return None
-
-        return cut(0)
+                rest = parts[end]
+                if laid == size and rest is not None and self._shape(g[start:end]) is not None:
+                    parts[start] = [g[start:end], *rest]
+                    break
+        return parts[0]
 
     def _shape(self, chunk: list[int]) -> str | None:
         """The meld shape of a chunk; a pung with a tile stacked on it is an added kong."""

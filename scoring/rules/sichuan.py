@@ -163,6 +163,8 @@ class Sichuan(RuleSet):
             ),
             (hand.heavenly_win and (hand.melds or not hand.self_drawn), "天胡 is won on the dealt tiles, self-drawn"),
             (hand.heavenly_win and hand.earthly_win, "天胡 and 地胡 exclude each other"),
+            (hand.heavenly_win and not hand.dealer, "天胡 (heavenly_win) is the dealer's win on the dealt tiles"),
+            (hand.earthly_win and hand.dealer, "地胡 (earthly_win) is a non-dealer's win"),
             (
                 hand.robbing_kong and hand.win_tile is not None and _copies(hand, kind(hand.win_tile)) > 1,
                 "抢杠: the other three copies of the winning tile are in the kong being robbed",

@@ -11,7 +11,12 @@ times x 10. ``items`` lists every item expected (id: factor), nothing more.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from dataclasses import dataclass, field
+from math import prod
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -25,6 +30,17 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
     out = parse_compact(text, win).to_json()
     out.update(fields)
     return out
+
+
+def load_handgen() -> ModuleType:
+    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
+    if "handgen" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["handgen"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["handgen"]
 
 
 @dataclass
@@ -319,3 +335,21 @@ def test_rule_card_marks_every_option() -> None:
     for option in rs.options:
         assert f"`{option.name}`" in card, option.name
     assert "**source**" in card and "**common practice**" in card
+
+
+def test_generated_hands_are_scored_or_refused() -> None:
+    """600 seeded random winning hands (tests/handgen.py, with honours): each is refused with a HandError (chows,
+    flowers) or scored with total = the product of the items' factors, the discarder paying twice each other."""
+    scored = 0
+    for h in load_handgen().HandGen(7, knitted=False).hands(600):
+        try:
+            result = scoring.score(h, "datong")
+        except HandError:
+            continue
+        scored += 1
+        if result.winning:
+            assert result.total == prod(i.value for i in result.items)
+            if "discarder" in result.payments:
+                bonus = 0 if not h.dealer else result.payments["discarder"] - 2 * result.total * 10
+                assert result.payments["each_other"] == result.total * 10 + bonus
+    assert scored > 50

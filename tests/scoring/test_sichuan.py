@@ -9,7 +9,12 @@ bamboo (``void_suit: s``), the table is S-A and the base is 1, so the discarder 
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from dataclasses import dataclass, field
+from math import prod
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,6 +28,17 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
     out = parse_compact(text, win).to_json()
     out.update({"void_suit": "s", **fields})
     return out
+
+
+def load_handgen() -> ModuleType:
+    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
+    if "handgen" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["handgen"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["handgen"]
 
 
 @dataclass
@@ -555,6 +571,8 @@ def test_payment_is_two_to_the_fan() -> None:
         # situations that cannot happen together
         (PLAIN, {"robbing_kong": True, "self_drawn": True}, "not_allowed", "抢杠"),
         (PLAIN, {"kong_replacement": True, "self_drawn": True}, "not_allowed", "杠上花"),
+        (PLAIN, {"heavenly_win": True, "self_drawn": True}, "not_allowed", "dealer"),
+        (PLAIN, {"earthly_win": True, "dealer": True}, "not_allowed", "non-dealer"),
         ("123m345m789m234p66p", {"robbing_kong": True, "win_tile": "3m"}, "not_allowed", "three copies"),
     ],
 )
@@ -576,3 +594,21 @@ def test_rule_card_marks_every_option() -> None:
     for option in rs.options:
         assert f"`{option.name}`" in card, option.name
     assert "**source**" in card and "**common practice**" in card
+
+
+def test_generated_hands_are_scored_or_refused() -> None:
+    """600 seeded random winning hands (tests/handgen.py): each is refused with a HandError (honours, flowers,
+    chows, impossible situations) or scored with total = min(sum of the items, cap) and the payment 2^total."""
+    scored = 0
+    for h in load_handgen().HandGen(5, knitted=False).hands(600):
+        try:
+            result = scoring.score(h, "sichuan")
+        except HandError:
+            continue
+        scored += 1
+        if result.winning:
+            fan = sum(i.value * i.count for i in result.items)
+            assert result.total == min(fan, 9) and result.extra["fan_before_cap"] == fan
+            per = result.payments.get("discarder", result.payments.get("each_other"))
+            assert per == prod([2] * result.total)
+    assert scored > 50

@@ -50,9 +50,12 @@ def run(args: argparse.Namespace) -> int:
     except _Refusal as exc:
         print(f"mjscan recognize: {exc}", file=sys.stderr)
         return 1
+    from tqdm import tqdm
+
     results: list[dict[str, Any]] = []
     failed = False
-    for photo in args.photos:
+    quiet = not args.json or len(args.photos) == 1  # text output shows its own progress, photo by photo
+    for photo in tqdm(args.photos, desc="recognize", unit="photo", disable=True if quiet else None, leave=False):
         out = targets.get(photo)
         result = _one(photo, model, args.max_pixels or DEFAULT_MAX_PIXELS, out)
         failed |= "error" in result

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from labelled import SAMPLE, photos
 from scenes import scene
 
+from vision.evaluate import read_classes, read_yolo_labels
 from vision.layout import drop_duplicates, meld_shape, read_layout
 from vision.types import CLASS_INDEX, Detections
 
@@ -206,3 +208,29 @@ def test_two_readings_of_one_tile_keep_the_better_one():
     kept, warnings = drop_duplicates(det)
     assert kept.codes == ["5p", "1m"]
     assert warnings == ["two readings of one tile: kept 5p (0.90), dropped 3p (0.50)"]
+
+
+def quarter_turns(boxes: np.ndarray, k: int, size: float) -> np.ndarray:
+    """Boxes of a size x size photo turned k quarter turns clockwise."""
+    x1, y1, x2, y2 = boxes.T
+    for _ in range(k):
+        x1, y1, x2, y2 = size - y2, x1, size - y1, x2
+    return np.stack([x1, y1, x2, y2], axis=1).astype(np.float32)
+
+
+@pytest.mark.parametrize("photo", photos(), ids=lambda p: p.stem)
+def test_a_real_layout_turned_a_quarter_at_a_time_gives_the_same_hand(photo):
+    gt = read_yolo_labels(SAMPLE / "labels" / (photo.stem + ".txt"), 640, 640, read_classes(SAMPLE / "classes.json"))
+    ids = np.array([CLASS_INDEX[c] for c in gt.codes])
+    n = len(ids)
+    hands = []
+    for k in range(4):
+        det = Detections(
+            quarter_turns(gt.boxes, k, 640),
+            np.ones(n, np.float32),
+            ids,
+            np.full(n, k % 2 == 1),
+            np.full(n, 90 * k, np.int16),
+        )
+        hands.append(read_layout(det).hand)
+    assert hands[1] == hands[0] and hands[2] == hands[0] and hands[3] == hands[0]

@@ -234,3 +234,20 @@ def test_a_real_layout_turned_a_quarter_at_a_time_gives_the_same_hand(photo):
         )
         hands.append(read_layout(det).hand)
     assert hands[1] == hands[0] and hands[2] == hands[0] and hands[3] == hands[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "123m456p789s11z55z _ 5z",
+        "123m456p1z _ 1z _ 4s>56s _ 7z7z>7z",
+        "123m456p1z _ 1z _ 5s4s>6s _ back0m5mback",
+        "1f 123m456p789s1z _ 1z / 2p2p>^2p",
+        "234s 777z _ 5555m / 123m1z _ 1z 8f",
+    ],
+)
+def test_hands_read_from_layouts_are_valid_hands_for_the_scorers(text):
+    from scoring import Hand
+
+    hand = Hand.from_json(read_layout(scene(text)).hand)
+    hand.validate(hand_size=13)

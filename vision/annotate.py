@@ -127,7 +127,7 @@ def draw_boxes(
     long_side = max(pil.size)
     sizes = [min(b.box[2] - b.box[0], b.box[3] - b.box[1]) * factor for b in boxes if not b.outline]
     tile = float(np.median(sizes)) if sizes else long_side / 15
-    font_px = int(np.clip(0.45 * tile, long_side / 70, long_side / 28))
+    font_px = int(np.clip(0.55 * tile, long_side / 60, long_side / 28))
     font = _font(max(font_px, 10))
     width = max(2, round(font_px / 8))
     for b in sorted(boxes, key=lambda b: not b.outline):

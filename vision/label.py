@@ -53,7 +53,7 @@ from vision.export import (
     url_for,
     yolo_lines,
 )
-from vision.io import DEFAULT_MAX_PIXELS, IMAGE_SUFFIXES, ImageError, decode_image
+from vision.io import DEFAULT_MAX_PIXELS, IMAGE_SUFFIXES, ImageError
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
 FORMATS = ("yolo", "coco", "labelstudio")
@@ -370,8 +370,9 @@ class DetectorFactory(Protocol):
 
 @dataclass(frozen=True)
 class ModelDetector:
-    """The Detector factory of the ONNX tile model: decodes with ``vision.io`` (EXIF orientation applied, at
-    most ``max_pixels``) and finds the tiles with ``vision.detector.TileModel``, one session per worker."""
+    """The Detector factory of the ONNX tile model: each photo is decoded and read as ``mjscan recognize``
+    reads it (``vision.recognize.detect_photo``: EXIF orientation, at most ``max_pixels``, a large JPEG
+    decoded at reduced scale), with one ``vision.detector.TileModel`` session per worker."""
 
     model_dir: Path | None = None
     max_pixels: int = DEFAULT_MAX_PIXELS
@@ -388,13 +389,13 @@ class ModelDetector:
     def __call__(self, threads: int | None = None) -> Detector:
         """Load the model (``threads`` onnxruntime threads) and return the Detector that uses it."""
         from vision.detector import TileModel
+        from vision.recognize import detect_photo
 
         model = TileModel(self.model_dir, threads=threads)
         max_pixels = self.max_pixels
 
         def detect(path: Path) -> tuple[int, int, Detections]:
-            decoded = decode_image(path, max_pixels=max_pixels)
-            return decoded.width, decoded.height, model.detect(decoded.rgb)
+            return detect_photo(path, model, max_pixels=max_pixels)
 
         return detect
 

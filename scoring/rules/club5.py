@@ -160,7 +160,8 @@ class Club5(RuleSet):
             "three_times",
             "payers",
             '"胡牌时，可算三次计番": payers = the fan is paid three times, by each of the other three; '
-            "doublings = at most three doublings, and only the discarder pays a discard win",
+            "doublings = it caps the doublings at three (never more with rule 8's four: 抢杠 is not self-drawn), "
+            "and a discard win is paid by the discarder alone",
             "str",
             ("payers", "doublings"),
             origin=PRACTICE,
@@ -225,8 +226,6 @@ class Club5(RuleSet):
         fan = sum(i.points for i in items)
         doublings = [d for d in DOUBLINGS if d[3](hand)]
         applied = doublings if options["stack_doublings"] else doublings[:1]
-        if options["three_times"] == "doublings":
-            applied = applied[:3]
         total = fan * 2 ** len(applied)
         notes = _doubling_notes(items, options, doublings, applied)
         arrangement = [[code_of(k) for k in g] for g in best.arr.tile_groups()]
@@ -298,8 +297,7 @@ def _doubling_notes(
         notes.append(f"the fan is doubled for {names} (rule 8: x{2 ** len(applied)})")
     if len(applied) < len(doublings):
         left = " and ".join(d[1] for d in doublings[len(applied) :])
-        why = "stack_doublings=false" if not options["stack_doublings"] else "three_times=doublings: at most three"
-        notes.append(f"no further doubling for {left} ({why})")
+        notes.append(f"no further doubling for {left} (stack_doublings=false: one doubling at most)")
     return notes
 
 

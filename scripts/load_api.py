@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import ipaddress
 import socket
 import statistics
 import subprocess
@@ -30,6 +29,8 @@ import httpx
 import numpy as np
 from PIL import Image
 from tqdm import tqdm
+
+from api.cli.serve import is_loopback
 
 ROOT = Path(__file__).resolve().parent.parent
 SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic")
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 1 <= args.clients <= MAX_CLIENTS or not 0 < args.seconds <= MAX_SECONDS:
         p.error(f"--clients must be 1-{MAX_CLIENTS} and --seconds 1-{MAX_SECONDS}")
-    if args.url and not _is_loopback(args.url):
+    if args.url and not is_loopback(urlparse(args.url).hostname or ""):
         p.error(f"{args.url} is not a loopback address: this script loads this computer only")
     photos = _photos(args.photos)
     with _server(args.url, args.workers) as url:
@@ -131,16 +132,6 @@ def _report(uploads: list[tuple[int, float]], health: list[float], seconds: floa
 
 def _pct(sorted_values: list[float], q: float) -> float:
     return float(np.percentile(sorted_values, q))
-
-
-def _is_loopback(url: str) -> bool:
-    host = urlparse(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @contextmanager

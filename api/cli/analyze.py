@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from api.cli.common import add_scoring_arguments, format_score, parse_key_values, situation
+from api.cli.recognize import describe, write_new
 from scoring import ScoringError
-from scoring.tiles import to_compact
 
 if TYPE_CHECKING:
     from api.analysis import Analysis
@@ -58,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     written = None
     if args.annotate is not None and result.annotated_jpeg is not None:
         try:
-            _write_atomic(args.annotate, result.annotated_jpeg)
+            write_new(args.annotate, result.annotated_jpeg)
         except OSError as exc:
             print(f"mjscan analyze: cannot write {args.annotate}: {exc.strerror or exc}", file=sys.stderr)
             return 1
@@ -90,37 +88,10 @@ def _check_paths(args: argparse.Namespace) -> None:
         raise ScoringError("bad_argument", f"--annotate {out}: the folder {out.parent} does not exist")
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _describe(result: Analysis) -> str:
-    rec = result.recognition.to_json()
-    lines = [f"{rec['image']}: {len(rec['tiles'])} tiles read; hand: {_hand_text(rec['hand'])}"]
-    lines += [f"warning: {w}" for w in rec["warnings"]]
+    lines = [describe(result.recognition.to_json())]
     if result.score is not None:
         lines.append(format_score(result.score))
     elif result.refusal is not None:
         lines.append(f"not scored: {result.refusal.message}")
     return "\n".join(lines)
-
-
-def _hand_text(hand: dict[str, Any]) -> str:
-    """The recognised hand in the compact form of `mjscan score`, with the winning tile named."""
-    parts = [to_compact(hand.get("concealed", []) + ([hand["win_tile"]] if hand.get("win_tile") else []))]
-    for meld in hand.get("melds", []):
-        text = to_compact(meld["tiles"])
-        parts.append(f"[{text}]" if not meld.get("open", True) else text + ("+" if meld.get("added") else ""))
-    text = " ".join(p for p in parts if p)
-    if hand.get("win_tile"):
-        text += f"  (winning tile {hand['win_tile']})"
-    if hand.get("flowers"):
-        text += f"  flowers {to_compact(hand['flowers'])}"
-    return text

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         max_upload_bytes=int(args.max_upload_mb * 2**20), **{k: v for k, v in given.items() if v is not None}
     )
-    if not _is_loopback(args.host):
+    if not is_loopback(args.host):
         print(
             f"mjscan serve: listening on {args.host}: anyone who can reach this computer on port {args.port} can "
             "use the API (there is no login). Use it on a network you trust only.",
@@ -90,7 +90,8 @@ def _check(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """True for an address (or the name localhost) that only this computer can reach."""
     if host == "localhost":
         return True
     try:

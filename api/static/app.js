@@ -582,13 +582,8 @@ function renderSituation(rs) {
     } else if (field.type === "int") {
       control = inputField(label, "number", value, (v) => set(v === "" ? field.default : Math.max(0, Math.trunc(Number(v)))));
     } else if (field.type === "tiles") {
-      control = document.createElement("div");
-      control.className = "wide";
-      const title = document.createElement("div");
-      title.className = "row-label";
-      title.textContent = label;
       const row = document.createElement("div");
-      row.className = "tiles";
+      control = tileField(label, row);
       const list = has ? state.situation[field.name] : [];
       const after = () => {
         if (list.length) state.situation[field.name] = list;
@@ -598,15 +593,9 @@ function renderSituation(rs) {
         scheduleScore();
       };
       renderTileList(row, list, { title: label.toLowerCase().replace(/s$/, ""), after });
-      control.append(title, row);
     } else if (field.type === "tile") {
-      control = document.createElement("div");
-      control.className = "wide";
-      const title = document.createElement("div");
-      title.className = "row-label";
-      title.textContent = label;
       const row = document.createElement("div");
-      row.className = "tiles";
+      control = tileField(label, row);
       const choose = () =>
         pick({
           title: label,
@@ -618,7 +607,6 @@ function renderSituation(rs) {
           actions: value ? [{ label: "Clear", danger: true, run: () => (set(null), renderSituation(rs)) }] : [],
         });
       row.appendChild(tileButton(value, { extraClass: value ? "" : "empty", label, onTap: choose }));
-      control.append(title, row);
     } else {
       const shown = value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
       control = inputField(label, "text", shown, (v) => {
@@ -633,6 +621,18 @@ function renderSituation(rs) {
     }
     box.appendChild(control);
   }
+}
+
+// A situation field edited as tiles: its label over a row of tiles (filled by the caller).
+function tileField(text, row) {
+  const control = document.createElement("div");
+  control.className = "wide";
+  const title = document.createElement("div");
+  title.className = "row-label";
+  title.textContent = text;
+  row.className = "tiles";
+  control.append(title, row);
+  return control;
 }
 
 function checkbox(text, value, onChange) {

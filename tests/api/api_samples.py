@@ -17,6 +17,7 @@ import numpy as np
 import uvicorn
 from PIL import Image, ImageDraw
 
+import scoring
 from api.app import create_app
 from vision.evaluate import read_classes, read_yolo_labels
 from vision.types import CLASSES, Detections
@@ -45,6 +46,14 @@ def dataset_photos() -> list[Path]:
     """The small test photos committed under datasets/ (none until the vision colleague adds them)."""
     folder = ROOT / "datasets"
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES) if folder.is_dir() else []
+
+
+def library_result(hand: dict | str, rules: str) -> dict:
+    """What the scoring library answers for a hand: the score JSON, or its refusal object."""
+    try:
+        return scoring.score(hand, rules=rules).to_json()
+    except scoring.ScoringError as exc:
+        return exc.to_json()
 
 
 def free_port() -> int:

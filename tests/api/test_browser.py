@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from api_samples import app_server, dataset_photos, drawn_hand, labelled_photo, serving
+from api_samples import app_server, dataset_photos, drawn_hand, labelled_photo, library_result, serving
 
 import scoring
 from api import analysis
@@ -203,16 +203,10 @@ def a_correction_that_changes_the_score(photo: Path, model: object) -> tuple[str
     hand = recognition.to_json()["hand"]
     assert hand["concealed"], f"{photo.name}: no concealed tile was read"
 
-    def result(h: dict, rules: str) -> dict:
-        try:
-            return scoring.score(h, rules=rules).to_json()
-        except scoring.ScoringError as exc:
-            return exc.to_json()
-
     for rules in scoring.rulesets():
         for code in ("1m", "5p", "9s", "7z"):
             changed = {**hand, "concealed": [code, *hand["concealed"][1:]]}
-            if code != hand["concealed"][0] and result(changed, rules) != result(hand, rules):
+            if code != hand["concealed"][0] and library_result(changed, rules) != library_result(hand, rules):
                 return rules, code
     raise AssertionError(f"{photo.name}: no one-tile correction changes the score under any rule set")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +19,10 @@ from test_label_support import BAD, PHOTOS, TableDetector, contents, make_folder
 from test_label_support import fingerprint as tree
 
 from api.cli import main
+from vision.detector import DEFAULT_MODEL_DIR
 from vision.label import LabelError, LabelJob, Summary, label_folder
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "hk-sample" / "images"
 
 
 @pytest.fixture
@@ -226,3 +230,22 @@ def test_cli_refusals_are_messages_not_tracebacks(src: Path, tmp_path: Path, cap
         assert main(["label", *argv]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, (argv, err)
+
+
+@pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "model.json").is_file(), reason="no tile model in models/")
+def test_cli_with_the_tile_model_round_trips_through_mjscan_evaluate(tmp_path: Path, capsys) -> None:
+    """The real model on the committed sample photos (and a cut-off copy): `mjscan label` labels them in 2
+    workers, and `mjscan evaluate` of the same model against those labels finds every box again."""
+    src = tmp_path / "photos"
+    shutil.copytree(SAMPLE, src)
+    (src / "cut.jpg").write_bytes((SAMPLE / "row-flower.jpg").read_bytes()[:3000])
+    out = tmp_path / "out"
+    argv = ["label", str(src), "--out", str(out), "--min-score", "0", "--workers", "2", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["done"] == len(list(SAMPLE.glob("*.jpg"))) and summary["tiles_total"] > 0
+    assert [f["path"] for f in summary["failed"]] == ["cut.jpg"]
+    argv = ["evaluate", "--images", str(out / "images"), "--labels", str(out / "labels")]
+    assert main([*argv, "--classes", str(out / "classes.json"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["labels"] == summary["tiles_total"] and report["f1"] == pytest.approx(1.0)

@@ -25,6 +25,7 @@ from scoring.decompose import (
     EDGE,
     KNITTED,
     KNITTED_HONOURS,
+    KNITTED_SETS,
     KNITTED_STRAIGHT,
     PAIR,
     PUNG,
@@ -50,7 +51,7 @@ from scoring.rules.mcr_fans import (
     READING_FANS,
     Fan,
 )
-from scoring.rules.mcr_reading import Facts, Instances, Reading, order_code
+from scoring.rules.mcr_reading import TERMINALS_AND_HONOURS, Facts, Instances, Reading, order_code
 from scoring.ruleset import SOURCE, Option, RuleSet
 from scoring.tiles import code_of
 
@@ -370,37 +371,49 @@ def _waits(concealed: list[int], declared: int, shapes: Shapes, max_copies: int,
     melds included, default the concealed ones). A kind held ``max_copies`` times is not waited on.
 
     Sets, pairs and seven pairs can only be completed by a tile held or within two of a held tile of its suit,
-    so only those are tried; the knitted shapes and thirteen orphans (no meld, or one for a knitted straight)
-    can wait on any tile, so then every kind is.
+    so only those are tried, on the engine's split directly. Thirteen orphans and the knitted shapes can wait on
+    any tile: when the hand could be one of them (no meld, or one for a knitted straight; only terminals and
+    honours, or seven tiles of one knitted straight), every kind is tried with every shape.
     """
     held = held or concealed
-    if (shapes.knitted or shapes.thirteen_orphans) and declared <= 1:
-        candidates: set[int] | range = range(34)
-    else:
-        candidates = set()
-        for k in range(34):
-            if concealed[k]:
-                if k >= 27:
-                    candidates.add(k)
-                else:
-                    base = k - k % 9
-                    candidates.update(range(max(base, k - 2), min(base + 9, k + 3)))
+    special = (shapes.knitted or shapes.thirteen_orphans) and declared <= 1 and _could_be_special(concealed)
     c = list(concealed)
     found = 0
-    for k in candidates:
+    for k in range(34) if special else _near(concealed):
         if held[k] >= max_copies:
             continue
         c[k] += 1
-        found += _completes(c, declared, shapes)
+        if special:
+            found += is_winning(c, declared, shapes)
+        else:
+            found += _sets_or_pairs(c, declared, shapes)
         c[k] -= 1
     return found
 
 
-def _completes(closed: list[int], declared: int, shapes: Shapes) -> bool:
-    """The concealed counts (winning tile included) and the declared melds make a win. Sets and a pair, and
-    seven pairs, are checked on the engine's split directly; the other shapes through ``is_winning``."""
-    if shapes.knitted or shapes.thirteen_orphans:
-        return is_winning(closed, declared, shapes)
+def _near(concealed: list[int]) -> set[int]:
+    """The kinds that can complete sets, a pair or seven pairs: held, or within two of a held tile of its suit."""
+    out: set[int] = set()
+    for k in range(34):
+        if concealed[k]:
+            if k >= 27:
+                out.add(k)
+            else:
+                base = k - k % 9
+                out.update(range(max(base, k - 2), min(base + 9, k + 3)))
+    return out
+
+
+def _could_be_special(concealed: list[int]) -> bool:
+    """One more tile could make thirteen orphans or a knitted shape: the hand holds only terminals and honours,
+    or at least seven tiles of one knitted straight."""
+    if all(k in TERMINALS_AND_HONOURS for k in range(34) if concealed[k]):
+        return True
+    return any(sum(1 for k in ks if concealed[k]) >= 7 for ks in KNITTED_SETS)
+
+
+def _sets_or_pairs(closed: list[int], declared: int, shapes: Shapes) -> bool:
+    """The concealed counts (winning tile included) make sets and a pair, or (no meld) seven pairs."""
     if split_melds_pair(closed):
         return True
     if not shapes.seven_pairs or declared or sum(closed) != 14:

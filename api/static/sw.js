@@ -15,7 +15,7 @@ const SHELL = [
   "/static/app.js",
   "/static/app.css",
   "/static/icon.svg",
-  "/static/manifest.webmanifest",
+  "/static/manifest.json",
   ...CODES.map((c) => `/static/tiles/${c}.svg`),
 ];
 

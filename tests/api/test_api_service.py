@@ -73,7 +73,7 @@ def test_page_has_the_camera_input_and_its_files_are_served(client):
     html = r.text
     assert '<input id="photo" type="file" accept="image/*" capture="environment">' in html
     assert 'name="viewport"' in html
-    for path in ("/static/app.js", "/static/app.css", "/static/manifest.webmanifest", "/static/tiles/LICENSE.md"):
+    for path in ("/static/app.js", "/static/app.css", "/static/manifest.json", "/static/tiles/LICENSE.md"):
         assert client.get(path).status_code == 200, path
 
 
@@ -92,7 +92,7 @@ def test_service_worker_is_served_from_the_root_with_a_content_version(client):
     assert "javascript" in r.headers["content-type"]
     assert f'"mjscan-{static_version()}"' in r.text
     assert "__VERSION__" not in r.text
-    for path in ("/static/app.js", "/static/app.css", "/static/icon.svg", "/static/manifest.webmanifest"):
+    for path in ("/static/app.js", "/static/app.css", "/static/icon.svg", "/static/manifest.json"):
         assert f'"{path}"' in r.text, f"{path} is not cached for offline use"
 
 

@@ -19,7 +19,8 @@ The situation flags are set only where they can happen at a table:
 
 Options make the generator fit other games: ``knitted=False`` drops the Chinese Official knitted shapes,
 ``seven_pairs_four=False`` never uses four equal tiles as two pairs (riichi), ``flowers=False`` draws no bonus
-tiles, ``red_fives=True`` writes some fives as red fives (``0m 0p 0s``).
+tiles, ``red_fives=True`` writes some fives as red fives (``0m 0p 0s``), ``replacement_on_last_tile=False`` never
+wins on a kong replacement that is also the last tile (riichi; the Chinese Official rules allow it).
 
 ``pymahjonggb_args(hand)`` turns a hand into the keyword arguments of the MCR reference scorer
 ``MahjongGB.MahjongFanCalculator`` (test-only dependency ``pymahjonggb``); ``mcr_reference(hand)`` calls it and
@@ -84,12 +85,14 @@ class HandGen:
         seven_pairs_four: bool = True,
         flowers: bool = True,
         red_fives: bool = False,
+        replacement_on_last_tile: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.knitted = knitted
         self.seven_pairs_four = seven_pairs_four
         self.flowers = flowers
         self.red_fives = red_fives
+        self.replacement_on_last_tile = replacement_on_last_tile
         themes = [(t, w) for t, w in THEMES if knitted or t not in _SPECIAL]
         self._themes = [t for t, _ in themes]
         self._weights = [w for _, w in themes]
@@ -312,7 +315,7 @@ class HandGen:
         hand.round_wind = rng.choice(WINDS)
         has_kong = any(m.is_kong for m in hand.melds)
         if hand.self_drawn and has_kong and rng.random() < 0.3:
-            hand.kong_replacement = True
+            hand.kong_replacement = self.replacement_on_last_tile or not hand.last_tile
         if not hand.self_drawn and not hand.last_tile and in_concealed + in_melds == 0 and rng.random() < 0.25:
             hand.robbing_kong = True
         if in_melds == 3 or (in_concealed == 0 and rng.random() < 0.15):
@@ -335,14 +338,15 @@ def _knitted_sets() -> list[tuple[int, ...]]:
 
 
 def _redden(hand: Hand, rng: random.Random) -> None:
-    """Write at most one five of each suit as its red five (0m 0p 0s), at random."""
+    """Write at most one five of each suit as its red five (0m 0p 0s), at random; always when the hand holds all
+    four fives of a suit (a set with red fives has only three plain ones)."""
     for suit in "mps":
         five = f"5{suit}"
         places: list[tuple[str, int, int]] = [("c", i, 0) for i, c in enumerate(hand.concealed) if c == five]
         places += [("m", i, j) for i, m in enumerate(hand.melds) for j, c in enumerate(m.tiles) if c == five]
         if hand.win_tile == five:
             places.append(("w", 0, 0))
-        if not places or rng.random() < 0.5:
+        if not places or (len(places) < 4 and rng.random() < 0.5):
             continue
         where, i, j = rng.choice(places)
         if where == "c":

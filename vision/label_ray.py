@@ -122,7 +122,7 @@ class _RayRun:
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False  # the caller's bar counts photos; Ray's own bars would interleave
         context.enable_auto_log_stats = False
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
+        logging.getLogger("ray.data").setLevel(logging.ERROR)
         items = [{"path": rel} for rel in p.todo]
         self.dataset = ray.data.from_items(items, override_num_blocks=min(len(items), MAX_BLOCKS)).map_batches(
             LabelActor,

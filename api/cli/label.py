@@ -13,10 +13,14 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+#: The choices of vision.label, written out so that building the parser imports no vision code
+#: (`mjscan score` stays light); a test checks they agree.
+FORMATS = ("yolo", "coco", "labelstudio")
+IMAGE_MODES = ("link", "copy", "none")
+LS_LOCAL_FILES = "/data/local-files/?d="
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from vision.label import FORMATS, IMAGE_MODES, LS_LOCAL_FILES
-
     p.add_argument("src", type=Path, metavar="SRC_DIR", help="folder of photos (searched recursively; never modified)")
     p.add_argument("--out", type=Path, required=True, metavar="OUT_DIR", help="where the label files go")
     p.add_argument("--format", choices=FORMATS, default="yolo", help="output format (default yolo)")

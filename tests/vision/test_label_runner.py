@@ -18,7 +18,9 @@ import pytest
 from test_label_support import BAD, PHOTOS, TableDetector, contents, make_folder
 from test_label_support import fingerprint as tree
 
+from api.cli import label as label_cli
 from api.cli import main
+from vision import label
 from vision.detector import DEFAULT_MODEL_DIR
 from vision.label import LabelError, LabelJob, Summary, label_folder
 
@@ -215,6 +217,11 @@ def test_source_inside_the_output_tree(tmp_path: Path) -> None:
     src = make_folder(tmp_path / "out" / "images").resolve()
     with pytest.raises(LabelError, match="where the labeller writes"):
         label_folder(LabelJob(src, tmp_path / "out"), TableDetector(src))
+
+
+def test_the_command_line_offers_the_runner_s_choices() -> None:
+    assert label_cli.FORMATS == label.FORMATS and label_cli.IMAGE_MODES == label.IMAGE_MODES
+    assert label_cli.LS_LOCAL_FILES == label.LS_LOCAL_FILES
 
 
 def test_cli_refusals_are_messages_not_tracebacks(src: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -68,12 +68,12 @@ def wild_kind(indicator: int) -> int:
 
 
 class Facts:
-    """What holds for the whole hand: the options, seat and round wind kinds, the situation flags."""
+    """What holds for the whole hand: the hand (its situation flags), the seat and round wind kinds, the
+    winning tile."""
 
-    __slots__ = ("options", "seat", "round", "hand", "win")
+    __slots__ = ("seat", "round", "hand", "win")
 
-    def __init__(self, hand: Hand, options: dict[str, Any]) -> None:
-        self.options = options
+    def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self.seat = WINDS[WIND_LETTERS.index(hand.seat_wind)]
         self.round = WINDS[WIND_LETTERS.index(hand.round_wind)]
@@ -278,13 +278,7 @@ class Cixi(RuleSet):
         """13 tiles + the winning tile, no flowers, an indicator that is a playing tile, a possible situation."""
         hand.validate(hand_size=self.hand_size)
         check_no_flowers(hand, "Cixi (136 tiles, §6.2)")
-        if hand.wild_indicator is None:
-            raise HandError(
-                "bad_field",
-                "Cixi needs wild_indicator: the tile turned up after the deal (e.g. 1m makes 2m wild, 7z makes "
-                "6z wild)",
-            )
-        indicator = kind(hand.wild_indicator)
+        indicator = _indicator(hand)
         wild_kind(indicator)
         if not options["indicator_in_play"]:
             held = sum(1 for t in hand.all_tiles if kind(t) == indicator)
@@ -298,15 +292,15 @@ class Cixi(RuleSet):
 
     def evaluate(self, hand: Hand, options: dict[str, Any]) -> Score:
         """The reading worth the most fan, the wilds standing in for any tile."""
-        wild = wild_kind(kind(hand.wild_indicator or ""))
-        readings, win_wild, notes = _readings(hand, wild, options)
-        wild_info = _wild_info(hand, wild, None)
+        wild = wild_kind(_indicator(hand))
+        readings, wilds, win_wild, notes = _readings(hand, wild, options)
         if not readings:
-            return self._result(hand, options, False, [], None, notes + [_no_win_reason(hand, options)], wild_info)
-        facts = Facts(hand, options)
+            notes.append(_no_win_reason(hand, options))
+            return self._result(hand, options, False, [], None, notes, _wild_info(hand, wild, wilds, None))
+        facts = Facts(hand)
         natural = options["wild_as_itself"] == "natural"
         views = [WildView(wr, hand.self_drawn, wild, natural) for wr in readings]
-        scored = [(v, [(p, hit) for p, hit in find(PATTERNS, facts, v)]) for v in views]
+        scored = [(v, find(PATTERNS, facts, v)) for v in views]
         best, found = max(scored, key=lambda vf: sum(options[f"fan_{p.id}"] * hit[0] for p, hit in vf[1]))
         items = [item(p, hit, options[f"fan_{p.id}"]) for p, hit in found]
         if best.substitutes:
@@ -316,7 +310,7 @@ class Cixi(RuleSet):
                 notes.append(f"every wild stands for its own kind {code_of(wild)}: no substitute (无百搭 counts)")
         if win_wild and best.win_as is not None:
             notes.append(f"the winning tile is a wild: it completed the hand as {code_of(best.win_as)}")
-        return self._result(hand, options, True, items, best, notes, _wild_info(hand, wild, best))
+        return self._result(hand, options, True, items, best, notes, _wild_info(hand, wild, wilds, best))
 
     def _result(
         self,
@@ -345,9 +339,19 @@ class Cixi(RuleSet):
         )
 
 
-def _readings(hand: Hand, wild: int, options: dict[str, Any]) -> tuple[list[WildReading], bool, list[str]]:
-    """Every reading of the hand with its wilds, whether the winning tile is a wild, and the notes on how
-    the wilds were read."""
+def _indicator(hand: Hand) -> int:
+    """The kind of the hand's wild indicator; HandError when it is missing."""
+    if hand.wild_indicator is None:
+        raise HandError(
+            "bad_field",
+            "Cixi needs wild_indicator: the tile turned up after the deal (e.g. 1m makes 2m wild, 7z makes 6z wild)",
+        )
+    return kind(hand.wild_indicator)
+
+
+def _readings(hand: Hand, wild: int, options: dict[str, Any]) -> tuple[list[WildReading], int, bool, list[str]]:
+    """Every reading of the hand with its wilds, how many wilds it holds, whether the winning tile is one of
+    them, and the notes on how the wilds were read."""
     notes = [
         f"wild tile {WILD_ZH}: {code_of(wild)} ({name_zh(wild)}), the next tile after the indicator "
         f"{hand.wild_indicator} (§6.2)"
@@ -375,16 +379,16 @@ def _readings(hand: Hand, wild: int, options: dict[str, Any]) -> tuple[list[Wild
     declared = [(m.type, tuple(m.kinds), m.open) for m in hand.melds]
     shapes = Shapes(seven_pairs=options["seven_pairs"], seven_pairs_four=True)
     readings = wild_arrangements(natural, wilds, declared, None if win_wild else win, shapes, win_wild)
-    return readings, win_wild, notes
+    return readings, wilds, win_wild, notes
 
 
-def _wild_info(hand: Hand, wild: int, best: WildView | None) -> dict[str, Any]:
-    """The ``wild`` field of the score: indicator, wild kind, wilds held in the hand, what they stood for."""
-    held = sum(1 for t in hand.concealed if kind(t) == wild) + (1 if hand.win_kind == wild else 0)
+def _wild_info(hand: Hand, wild: int, wilds: int, best: WildView | None) -> dict[str, Any]:
+    """The ``wild`` field of the score: indicator, wild kind, wilds held (the winning tile included when it
+    is one), what they stood for."""
     return {
         "indicator": hand.wild_indicator,
         "tile": code_of(wild),
-        "held": held,
+        "held": wilds,
         "stands_for": [code_of(k) for k in best.substitutes] if best else [],
     }
 

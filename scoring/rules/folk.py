@@ -52,13 +52,12 @@ from scoring.tiles import DRAGONS, WINDS, code_of, counts_of, is_honour, rank, s
 
 
 class Facts:
-    """The hand and the options, for the predicates."""
+    """The hand (its situation flags) and the winning tile, for the predicates."""
 
-    __slots__ = ("hand", "options", "win")
+    __slots__ = ("hand", "win")
 
-    def __init__(self, hand: Hand, options: dict[str, Any]) -> None:
+    def __init__(self, hand: Hand) -> None:
         self.hand = hand
-        self.options = options
         self.win = () if hand.win_kind is None else (hand.win_kind,)
 
 
@@ -395,11 +394,11 @@ class Folk(RuleSet):
             for a in arrangements(counts_of(hand.closed_kinds), declared, hand.win_kind, shapes)
             if _folk_shape(a, wanted)
         ]
-        notes = _notes(hand, options)
+        notes = _notes(hand)
         if not arrs:
             notes.insert(0, "not a winning hand: the 14 tiles form no 4 sets + a pair, seven pairs, 十三幺 or 十三不靠")
             return Score(self.name, dict(options), False, self.unit, 0, notes=notes)
-        facts = Facts(hand, options)
+        facts = Facts(hand)
         drop = options["implied"] == "drop"
         scored = []
         for a in arrs:
@@ -433,7 +432,7 @@ def _folk_shape(a: Arrangement, knitted: str) -> bool:
     return True
 
 
-def _notes(hand: Hand, options: dict[str, Any]) -> list[str]:
+def _notes(hand: Hand) -> list[str]:
     notes = []
     if hand.flowers:
         notes.append("the table has no flower items: the flowers are not counted")

@@ -17,7 +17,7 @@ from scoring.decompose import CHOW, PAIR, Arrangement
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.result import Item
-from scoring.tiles import DRAGONS, WINDS, code_of, is_honour, is_terminal, rank, suit
+from scoring.tiles import DRAGONS, WINDS, code_of, is_honour, is_terminal, suit
 
 #: how many times an item counts, and the kinds that made it
 Hit = tuple[int, tuple[int, ...]]
@@ -94,9 +94,7 @@ class Pattern:
     implies: tuple[str, ...] = ()
 
 
-def find(
-    patterns: Iterable[Pattern], facts: Any, r: Reading, drop_implied: bool = False
-) -> list[tuple[Pattern, Hit]]:
+def find(patterns: Iterable[Pattern], facts: Any, r: Reading, drop_implied: bool = False) -> list[tuple[Pattern, Hit]]:
     """The items of a table that count for one reading, in the table's order, exclusions applied once over
     all the items found (an item is dropped when any item found excludes it, or implies it when
     ``drop_implied``)."""
@@ -118,10 +116,6 @@ def item(p: Pattern, hit: Hit, value: int | None = None) -> Item:
 
 
 # ---- predicates shared by the tables ------------------------------------------------------------------
-
-
-def one(tiles: Iterable[int]) -> Hit:
-    return (1, tuple(tiles))
 
 
 def when(cond: bool, tiles: Iterable[int]) -> Hit | None:
@@ -182,10 +176,6 @@ def honour_tiles(r: Reading, kinds: frozenset[int]) -> tuple[int, ...]:
 
 def terminal_or_honour(k: int) -> bool:
     return is_terminal(k) or is_honour(k)
-
-
-def ranks(tiles: Iterable[int]) -> set[int]:
-    return {rank(k) for k in tiles}
 
 
 def situation_conflicts(hand: Hand) -> list[tuple[bool, str]]:

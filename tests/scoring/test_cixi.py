@@ -43,6 +43,7 @@ class Case:
     options: dict[str, Any] = field(default_factory=dict)
     stands_for: list[str] | None = None
     payments: dict[str, int] | None = None
+    held: int | None = None  # wilds held, the winning tile included when it is one
 
 
 CASES = [
@@ -100,6 +101,7 @@ CASES = [
         6,
         stands_for=["5m"],
         payments={"each_other": 7, "winner_receives": 21},
+        held=1,
     ),
     # won on a discarded 1z with discarded_wild=wild: still a wild, 清一色 4 + 门清 1 = 5
     Case(
@@ -119,6 +121,7 @@ CASES = [
         hand("111m222m333m1z1z1z1z5m", win="5m"),
         {"full_flush": 4, "all_pungs": 2, "concealed_hand": 1},
         7,
+        held=4,
     ),
     # option fan_full_flush=6: 6 + 1 = 7
     Case(
@@ -238,6 +241,8 @@ def test_table(case: Case) -> None:
         assert result.extra["wild"]["stands_for"] == case.stands_for
     if case.payments is not None:
         assert result.payments == case.payments
+    if case.held is not None:
+        assert result.extra["wild"]["held"] == case.held
 
 
 def test_every_item_has_a_case() -> None:
@@ -276,7 +281,7 @@ def test_not_a_win_even_with_wilds() -> None:
     # won on a discarded 1z with discarded_wild=face (default): it is an East, so 5m and 1z are two singles
     result = scoring.score(hand("123m456m789m234m5m1z", win="1z"), "cixi")
     assert not result.winning and result.total == 0 and result.payments == {}
-    assert any("its face" in n for n in result.notes)
+    assert any("its face" in n for n in result.notes) and result.extra["wild"]["held"] == 0
     # seven pairs switched off (seven_pairs=false): the 七对 hand above does not win
     off = scoring.score(hand("1122m3344p5566s1z7z", win="7z"), "cixi", {"seven_pairs": False})
     assert not off.winning and "seven pairs" not in off.notes[-1]

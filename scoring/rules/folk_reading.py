@@ -17,7 +17,7 @@ from scoring.decompose import CHOW, PAIR, Arrangement
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.result import Item
-from scoring.tiles import DRAGONS, WINDS, code_of, is_honour, is_terminal, suit
+from scoring.tiles import DRAGONS, WINDS, code_of, is_honour, is_terminal
 
 #: how many times an item counts, and the kinds that made it
 Hit = tuple[int, tuple[int, ...]]
@@ -37,11 +37,12 @@ class Triplet:
 
 class Reading:
     """One arrangement: ``sets`` (pungs and kongs), ``chows`` (their tiles), ``pairs`` (kinds), ``knitted``
-    (the tiles of a knitted straight), ``kinds`` (every tile, a kong's four included). A pung completed by a
-    discard is not concealed; a concealed kong is. ``arr`` is the engine's arrangement (``shape``, ``wait``,
+    (the tiles of a knitted straight), ``kinds`` (every tile, a kong's four included, sorted), ``suits`` (the
+    suits 0-2 among them) and ``honours`` (any wind or dragon). A pung completed by a discard is not
+    concealed; a concealed kong is. ``arr`` is the engine's arrangement (``shape``, ``wait``,
     ``singles`` for the single-tile shapes)."""
 
-    __slots__ = ("arr", "shape", "sets", "chows", "pairs", "knitted", "kinds")
+    __slots__ = ("arr", "shape", "sets", "chows", "pairs", "knitted", "kinds", "suits", "honours")
 
     def __init__(self, arr: Arrangement, self_drawn: bool) -> None:
         self.arr = arr
@@ -66,6 +67,8 @@ class Reading:
         self.pairs = tuple(pairs)
         self.knitted = knitted
         self.kinds = tuple(sorted(kinds))
+        self.suits = frozenset(k // 9 for k in self.kinds if k < 27)
+        self.honours = bool(self.kinds) and is_honour(self.kinds[-1])
 
     @property
     def pair(self) -> int | None:
@@ -127,24 +130,19 @@ def sets_hit(sets: tuple[Triplet, ...]) -> Hit | None:
     return (len(sets), tuple(k for s in sets for k in s.tiles)) if sets else None
 
 
-def suits_of(kinds: Iterable[int]) -> set[int]:
-    """The suits (0 characters, 1 dots, 2 bamboo) among the kinds; honours are not a suit."""
-    return {suit(k) for k in kinds if not is_honour(k)}
-
-
 def full_flush(r: Reading) -> bool:
     """清一色: one suit, no honours."""
-    return len(suits_of(r.kinds)) == 1 and not any(is_honour(k) for k in r.kinds)
+    return len(r.suits) == 1 and not r.honours
 
 
 def half_flush(r: Reading) -> bool:
     """混一色: one suit and honours."""
-    return len(suits_of(r.kinds)) == 1 and any(is_honour(k) for k in r.kinds)
+    return len(r.suits) == 1 and r.honours
 
 
 def all_honours(r: Reading) -> bool:
     """字一色 / 全字 / 全风: every tile a wind or a dragon."""
-    return all(is_honour(k) for k in r.kinds)
+    return not r.suits
 
 
 def all_pungs(r: Reading) -> bool:

@@ -299,7 +299,7 @@ class Cixi(RuleSet):
             return self._result(hand, options, False, [], None, notes, _wild_info(hand, wild, wilds, None))
         facts = Facts(hand)
         natural = options["wild_as_itself"] == "natural"
-        views = [WildView(wr, hand.self_drawn, wild, natural) for wr in readings]
+        views = [WildView(wr, hand.self_drawn, wild, natural) for wr in _distinct(readings)]
         scored = [(v, find(PATTERNS, facts, v)) for v in views]
         best, found = max(scored, key=lambda vf: sum(options[f"fan_{p.id}"] * hit[0] for p, hit in vf[1]))
         items = [item(p, hit, options[f"fan_{p.id}"]) for p, hit in found]
@@ -380,6 +380,17 @@ def _readings(hand: Hand, wild: int, options: dict[str, Any]) -> tuple[list[Wild
     shapes = Shapes(seven_pairs=options["seven_pairs"], seven_pairs_four=True)
     readings = wild_arrangements(natural, wilds, declared, None if win_wild else win, shapes, win_wild)
     return readings, wilds, win_wild, notes
+
+
+def _distinct(readings: list[WildReading]) -> list[WildReading]:
+    """One reading per set of blocks and substitutes: no item of the table reads the winning tile's place
+    (no wait, no concealed-pung item), so readings that differ only there score the same."""
+    seen: dict[tuple[Any, ...], WildReading] = {}
+    for wr in readings:
+        a = wr.arrangement
+        key = (a.shape, tuple(sorted((b.type, b.tiles, b.concealed) for b in a.blocks)), a.singles, wr.substitutes)
+        seen.setdefault(key, wr)
+    return list(seen.values())
 
 
 def _wild_info(hand: Hand, wild: int, wilds: int, best: WildView | None) -> dict[str, Any]:

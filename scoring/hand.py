@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import HandError
-from scoring.tiles import WIND_LETTERS, TileError, is_flower, kind, normal, parse_tiles
+from scoring.fields import HAND_FIELDS
+from scoring.tiles import TileError, is_flower, kind, normal, parse_tiles
 
 MELD_TYPES = ("chow", "pung", "kong")
 FROM_VALUES = ("left", "across", "right")
@@ -277,37 +278,13 @@ def _tiles(value: Any, where: str) -> list[str]:
         raise HandError("unknown_tile", f"{where}: {exc.message}") from None
 
 
-_TILE_LISTS = {"concealed", "flowers", "dora_indicators", "ura_dora_indicators"}
-_SINGLE_TILES = {"win_tile", "wild_indicator"}
-_INTS = {"honba", "riichi_sticks", "dealer_streak", "seat_index"}
-
-
 def _field_value(key: str, value: Any) -> Any:
-    if key in _TILE_LISTS:
+    """A field of the hand JSON read and checked: the tiles here, the situation fields by HAND_FIELDS."""
+    if key == "concealed":
         return _tiles(value, key)
-    if key in _SINGLE_TILES:
+    if key == "win_tile":
         return None if value is None else _tile(value, key)
-    if key in ("seat_wind", "round_wind"):
-        if value not in tuple(WIND_LETTERS):
-            raise HandError("bad_field", f"{key} must be one of E, S, W, N, not {value!r}")
-        return value
-    if key in _INTS:
-        if value is None and key == "seat_index":
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise HandError("bad_field", f"{key} must be a whole number >= 0, not {value!r}")
-        if key == "seat_index" and value > 3:
-            raise HandError("bad_field", f"seat_index must be 0-3, not {value}")
-        return value
-    if key == "void_suit":
-        if value not in (None, "m", "p", "s"):
-            raise HandError("bad_field", f"void_suit must be m, p or s, not {value!r}")
-        return value
-    if key == "contract":
-        return value
-    if not isinstance(value, bool):
-        raise HandError("bad_field", f"{key} must be true or false, not {value!r}")
-    return value
+    return HAND_FIELDS[key].parse(value)
 
 
 def _move_flowers(hand: Hand) -> None:

@@ -95,7 +95,7 @@ class LabelJob:
     ls_root: Path | None = None
 
     def prepared(self) -> LabelJob:
-        """The job with absolute folders, checked; creates the output folder. Raises LabelError."""
+        """The job with absolute folders, checked (nothing is created yet). Raises LabelError."""
         if self.fmt not in FORMATS:
             raise LabelError(f"unknown format {self.fmt!r}: choose yolo, coco or labelstudio")
         if self.images not in IMAGE_MODES:
@@ -126,10 +126,6 @@ class LabelJob:
         root = (self.ls_root or src.parent).resolve()
         if root != src and root not in src.parents:
             raise LabelError(f"--ls-root {self.ls_root} must be the source folder or a folder above it")
-        try:
-            (out / RECORDS).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise LabelError(f"cannot create {out / RECORDS}: {exc.strerror or exc}") from None
         return replace(self, src=src, out=out, ls_root=root)
 
     def settings(self, model_version: str) -> dict[str, Any]:
@@ -534,7 +530,12 @@ class Plan:
 
 def plan(job: LabelJob, model_version: str) -> Plan:
     """Walk the source folder: which photos need labelling, which are up to date (resume), which cannot be
-    labelled (YOLO: two photos in one folder with the same name give the same label file)."""
+    labelled (YOLO: two photos in one folder with the same name give the same label file). Creates the output
+    folder; raises LabelError when it cannot."""
+    try:
+        (job.out / RECORDS).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LabelError(f"cannot create {job.out / RECORDS}: {exc.strerror or exc}") from None
     photos, others = find_photos(job.src)
     summary = Summary(not_images=others)
     todo: list[str] = []

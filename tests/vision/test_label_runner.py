@@ -237,6 +237,7 @@ def test_cli_refusals_are_messages_not_tracebacks(src: Path, tmp_path: Path, cap
         assert main(["label", *argv]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, (argv, err)
+    assert not any((tmp_path / f"o{i}").exists() for i in range(1, 7)), "a refused job creates nothing"
 
 
 @pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "model.json").is_file(), reason="no tile model in models/")

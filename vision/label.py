@@ -178,6 +178,7 @@ class Summary:
     error: str = ""
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def add(self, r: PhotoResult) -> None:
@@ -210,6 +211,7 @@ class Summary:
             "error": self.error or None,
             "written": self.written,
             "kept": self.kept,
+            "notes": self.notes,
             "seconds": round(self.seconds, 2),
         }
 
@@ -231,6 +233,7 @@ class Summary:
             lines.append("  " + "  ".join(f"{c}:{self.classes[c]}" for c in CLASSES if self.classes[c]))
         lines += [f"wrote {w}" for w in self.written]
         lines += [f"kept {k}" for k in self.kept]
+        lines += [f"note: {n}" for n in self.notes]
         if self.error:
             lines.append(f"stopped: {self.error}")
         if self.stopped_early:
@@ -620,6 +623,12 @@ def finish(p: Plan) -> Summary:
         ]
         files["tasks.json"] = json.dumps(tasks, indent=1) + "\n"
         files["labelstudio_config.xml"] = labelstudio_config()
+        heic = sum(Path(item.path).suffix.lower() in (".heic", ".heif") for item in labelled)
+        if heic:
+            summary.notes.append(
+                f"{heic} photo(s) are HEIC: Label Studio shows them only in a browser that displays HEIC "
+                "(Safari); convert them to JPEG for other browsers"
+            )
     files["review.txt"] = "".join(line + "\n" for item in labelled for line in review_lines(item, job.review_below))
     _write_folder_files(job.out, files, summary)
     summary.failed.sort()

@@ -272,6 +272,7 @@ def labelstudio(src: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
 
 def test_labelstudio_summary(labelstudio: tuple[Path, Summary]) -> None:
     check_summary(labelstudio[1])
+    assert any("1 photo(s) are HEIC" in note for note in labelstudio[1].notes)
 
 
 def test_labelstudio_tasks_match_the_import_schema(labelstudio: tuple[Path, Summary]) -> None:

@@ -104,6 +104,11 @@ class Field:
         return out
 
 
+def read_fields(fields: tuple[Field, ...], values: dict[str, Any]) -> dict[str, Any]:
+    """Each field's value from ``values`` (e.g. ``Hand.extra``), checked, or its default where not given."""
+    return {f.name: f.parse(values[f.name]) if f.name in values else f.default for f in fields}
+
+
 #: The situation fields of contracts.md.
 HAND_FIELDS: dict[str, Field] = {
     f.name: f

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from scoring.errors import OptionError
+from scoring.fields import HAND_FIELDS, Field, read_fields
 from scoring.hand import Hand
 from scoring.result import Score
 
@@ -61,15 +62,11 @@ class Option:
                     raise ValueError
                 v = str(v)
         except (TypeError, ValueError):
-            raise OptionError(
-                "bad_option", f"option {self.name} must be {self._expected()}, not {value!r}"
-            ) from None
+            raise OptionError("bad_option", f"option {self.name} must be {self._expected()}, not {value!r}") from None
         if self.choices is not None and v not in self.choices:
             raise OptionError("bad_option", f"option {self.name} must be {self._expected()}, not {value!r}")
         if self.minimum is not None and v < self.minimum:
-            raise OptionError(
-                "bad_option", f"option {self.name} must be at least {self.minimum}, not {value!r}"
-            )
+            raise OptionError("bad_option", f"option {self.name} must be at least {self.minimum}, not {value!r}")
         return v
 
     def _expected(self) -> str:
@@ -94,8 +91,10 @@ class RuleSet(ABC):
     #: tiles held without the winning tile, a kong counting 3
     hand_size: ClassVar[int] = 13
     options: ClassVar[tuple[Option, ...]] = ()
-    #: the hand fields this rule set reads besides the tiles (shown by `mjscan rules` and /v1/rules)
+    #: the fields of contracts.md (scoring.fields.HAND_FIELDS) this rule set reads besides the tiles
     situation: ClassVar[tuple[str, ...]] = ()
+    #: fields of this rule set's own, beyond contracts.md (kept in ``Hand.extra``; read them with ``own``)
+    own_fields: ClassVar[tuple[Field, ...]] = ()
     #: "complete" (everything from the sources), or "partial: ..." saying what comes from common practice
     completeness: ClassVar[str] = "complete"
     summary: ClassVar[str] = ""
@@ -112,6 +111,14 @@ class RuleSet(ABC):
                 f"unknown option(s) for {self.name}: {', '.join(unknown)} (options: {names})",
             )
         return {name: (o.parse(given[name]) if name in given else o.default) for name, o in known.items()}
+
+    def own(self, hand: Hand) -> dict[str, Any]:
+        """This rule set's own fields of the hand, read and checked (defaults where not given)."""
+        return read_fields(self.own_fields, hand.extra)
+
+    def fields(self) -> list[Field]:
+        """Every situation field this rule set reads, with its kind."""
+        return [HAND_FIELDS[name] for name in self.situation] + list(self.own_fields)
 
     def validate(self, hand: Hand, options: dict[str, Any]) -> None:
         """Refuse a hand that cannot exist in this game (HandError). Override to add the game's own checks."""
@@ -143,7 +150,8 @@ class RuleSet(ABC):
             "completeness": self.completeness,
             "summary": self.summary,
             "options": [o.describe() for o in self.options],
-            "situation": list(self.situation),
+            "situation": [f.name for f in self.fields()],
+            "fields": [f.describe() for f in self.fields()],
         }
 
 
@@ -163,4 +171,5 @@ class Unscorable:
             "completeness": self.reason,
             "options": [],
             "situation": [],
+            "fields": [],
         }

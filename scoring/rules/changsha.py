@@ -20,17 +20,22 @@ from typing import Any, ClassVar
 
 from scoring.decompose import CHOW, SEVEN_PAIRS, STANDARD, Arrangement, Shapes, arrangements
 from scoring.errors import HandError
-from scoring.hand import FROM_VALUES, Hand
+from scoring.fields import Field, read_fields
+from scoring.hand import Hand
 from scoring.result import Item, Score
 from scoring.ruleset import PRACTICE, Option, RuleSet
-from scoring.tiles import TileError, code_of, counts_of, is_honour, kind, normal, parse_tiles, rank, suit
+from scoring.tiles import code_of, counts_of, is_honour, kind, normal, rank, suit
 
 SHAPES = Shapes(seven_pairs=True, seven_pairs_four=True)
 JIANG = (2, 5, 8)
 #: the seat a bird of each rank lands on, counting from the winner (1) in turn order: 1 5 9 the winner, 2 6 the
 #: next player (right), 3 7 across, 4 8 the player before (left)
 BIRD_SEATS = ("winner", "right", "across", "left")
-_OWN_FIELDS = ("discarder", "dealer_seat", "birds")
+OWN_FIELDS = (
+    Field("discarder", "seat", None, "who discarded the winning tile, seen from the winner"),
+    Field("dealer_seat", "seat", None, "where the dealer sits, seen from the winner (when it is not the winner)"),
+    Field("birds", "tiles", [], "扎鸟: the bird tiles turned up from the wall"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +210,8 @@ class Changsha(RuleSet):
         "last_tile",
         "heavenly_win",
         "earthly_win",
-        *_OWN_FIELDS,
     )
+    own_fields = OWN_FIELDS
     completeness = (
         "partial: the source gives the tiles, 小胡 (2-5-8 pair), 乱将 for 大胡 and the 起手胡 四喜 and 板板胡; the "
         "大胡 list, all values and payments are common practice"
@@ -367,20 +372,12 @@ def _validate_initial(hand: Hand) -> None:
 
 def _own_fields(hand: Hand) -> tuple[str | None, str | None, list[str]]:
     """discarder, dealer_seat and birds, checked."""
-    seats = []
-    for key in ("discarder", "dealer_seat"):
-        value = hand.extra.get(key)
-        if value is not None and value not in FROM_VALUES:
-            raise HandError("bad_field", f"{key} must be left, across or right (seen from the winner), not {value!r}")
-        seats.append(value)
-    raw = hand.extra.get("birds", [])
-    try:
-        birds = parse_tiles(raw) if isinstance(raw, str | list) else None
-    except TileError as exc:
-        raise HandError("unknown_tile", f"birds: {exc.message}") from None
-    if birds is None or any(kind(b) >= 27 for b in birds):
-        raise HandError("bad_field", f'birds must be suit tiles drawn from the wall, e.g. ["3m", "8p"], not {raw!r}')
-    return seats[0], seats[1], [normal(b) for b in birds]
+    own = read_fields(OWN_FIELDS, hand.extra)
+    if any(kind(b) >= 27 for b in own["birds"]):
+        raise HandError(
+            "bad_field", f'birds must be suit tiles drawn from the wall, e.g. ["3m", "8p"], not {own["birds"]!r}'
+        )
+    return own["discarder"], own["dealer_seat"], [normal(b) for b in own["birds"]]
 
 
 def _big_item(b: BigWin, n: int, options: dict[str, Any]) -> Item:

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from scoring.decompose import Shapes, arrangements
 from scoring.errors import HandError
+from scoring.fields import Field, read_fields
 from scoring.hand import Hand, Meld
 from scoring.result import Item, Score
 from scoring.rules.sichuan_fans import (
@@ -38,7 +39,18 @@ from scoring.ruleset import PRACTICE, Option, RuleSet
 from scoring.tiles import SUITS, code_of, counts_of, is_honour, kind, normal
 
 _SUIT_NAMES = {"m": "characters (万)", "p": "dots (筒)", "s": "bamboo (条)"}
-_OWN_FIELDS = ("opponents_left", "kong_opponents_left", "consecutive_draws")
+OWN_FIELDS = (
+    Field("opponents_left", "int", 3, "the other players still in the game (血战: 1-3)", (1, 2, 3)),
+    Field(
+        "kong_opponents_left",
+        "ints",
+        None,
+        "for each kong: the players still in when it was made",
+        minimum=1,
+        maximum=3,
+    ),
+    Field("consecutive_draws", "int", 0, "hands drawn (黄庄) just before this one", minimum=0),
+)
 SHAPES = Shapes(seven_pairs=True, seven_pairs_four=True)
 #: the S-B penalty of a 花猪 at the exhaustive draw, in base stakes to each other player (003 @11085)
 FLOWER_PIG_PENALTY = 16
@@ -117,8 +129,8 @@ class Sichuan(RuleSet):
         "earthly_win",
         "dealer",
         "dealer_streak",
-        *_OWN_FIELDS,
     )
+    own_fields = OWN_FIELDS
     completeness = (
         "partial: S-A's table is cut off at 清大对 (option qing_da_dui) and S-B's fan list is lost; the common "
         "血战到底 table is option table=common"
@@ -254,24 +266,18 @@ def _copies(hand: Hand, k: int) -> int:
 
 def _own_fields(hand: Hand) -> tuple[int, list[int], int]:
     """opponents_left, kong_opponents_left (one per kong) and consecutive_draws, checked."""
-    left = hand.extra.get("opponents_left", 3)
-    if not isinstance(left, int) or isinstance(left, bool) or not 1 <= left <= 3:
-        raise HandError("bad_field", f"opponents_left must be 1, 2 or 3 (the other players still in), not {left!r}")
+    own = read_fields(OWN_FIELDS, hand.extra)
+    left = own["opponents_left"]
     n_kongs = sum(1 for m in hand.melds if m.is_kong)
-    per_kong = hand.extra.get("kong_opponents_left", [left] * n_kongs)
-    if (
-        not isinstance(per_kong, list)
-        or len(per_kong) != n_kongs
-        or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 3 for v in per_kong)
-    ):
+    per_kong = own["kong_opponents_left"]
+    if per_kong is None:
+        per_kong = [left] * n_kongs
+    elif len(per_kong) != n_kongs:
         raise HandError(
             "bad_field",
             f"kong_opponents_left must list 1, 2 or 3 for each of the hand's {n_kongs} kong(s), not {per_kong!r}",
         )
-    draws = hand.extra.get("consecutive_draws", 0)
-    if not isinstance(draws, int) or isinstance(draws, bool) or draws < 0:
-        raise HandError("bad_field", f"consecutive_draws must be a whole number >= 0, not {draws!r}")
-    return left, per_kong, draws
+    return left, per_kong, own["consecutive_draws"]
 
 
 def _void_problem(hand: Hand, options: dict[str, Any], notes: list[str]) -> str | None:

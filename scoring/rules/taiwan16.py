@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from scoring.decompose import Arrangement, Shapes, arrangements, winning_kinds
 from scoring.errors import HandError
+from scoring.fields import Field
 from scoring.hand import Hand
 from scoring.result import Item, Score
 from scoring.rules.taiwan16_patterns import (
@@ -44,10 +45,9 @@ from scoring.rules.taiwan16_settle import (
     payments,
 )
 from scoring.ruleset import PRACTICE, Option, RuleSet
-from scoring.tiles import WIND_LETTERS, WINDS, code_of, counts_of, is_code, kind, name_en, normal
+from scoring.tiles import WIND_LETTERS, WINDS, code_of, counts_of, kind, name_en, normal
 
 _WIND_NAMES = ("East", "South", "West", "North")
-_OWN_FIELDS = ("discarder_is_dealer", "robbed_flower", "robbed_flower_held")
 _FLOWER_IDS = frozenset(("own_flower", "flower_set", "all_flowers", EIGHT_IMMORTALS, SEVEN_ROB_ONE))
 
 
@@ -156,7 +156,17 @@ class Taiwan16(RuleSet):
         "heavenly_win",
         "earthly_win",
         "human_win",
-        *_OWN_FIELDS,
+    )
+    own_fields = (
+        Field("discarder_is_dealer", "bool", False, "the player who pays (the discarder) is the dealer"),
+        Field(
+            "robbed_flower",
+            "tile",
+            None,
+            "七搶一: the 8th flower, robbed from another player",
+            tuple(f"{n}f" for n in range(1, 9)),
+        ),
+        Field("robbed_flower_held", "bool", False, "item 30, way 2: the robbed flower was held by the winner"),
     )
     completeness = "complete"
     summary = (
@@ -164,10 +174,14 @@ class Taiwan16(RuleSet):
         "八仙過海 and 七搶一; dealer tai only with the dealer; payments in base + tai"
     )
 
+    def _own_values(self, hand: Hand) -> tuple[str | None, bool, bool]:
+        own = self.own(hand)
+        return own["robbed_flower"], own["robbed_flower_held"], own["discarder_is_dealer"]
+
     def validate(self, hand: Hand, options: dict[str, Any]) -> None:
         """The common checks with 16 tiles + the winning tile, then the game's own (see ``_conflicts``)."""
         hand.validate(hand_size=self.hand_size)
-        robbed, held, loser_dealer = _own_fields(hand)
+        robbed, held, loser_dealer = self._own_values(hand)
         for shown, message in _conflicts(hand, robbed, held, loser_dealer):
             if shown:
                 raise HandError("not_allowed", message)
@@ -182,7 +196,7 @@ class Taiwan16(RuleSet):
 
     def evaluate(self, hand: Hand, options: dict[str, Any]) -> Score:
         """Score a valid hand: the best reading's tai, the dealer tai and the payments."""
-        robbed, held, loser_dealer = _own_fields(hand)
+        robbed, held, loser_dealer = self._own_values(hand)
         seat_number, seat_notes = _seat(hand)
         shapes = Shapes(pairs_and_pung=options["lugulugu"])
         declared = [(m.type, tuple(m.kinds), m.open) for m in hand.melds]
@@ -293,20 +307,6 @@ class Taiwan16(RuleSet):
             notes=[reason],
             extra={"dealer_tai": 0, "dealer_items": []},
         )
-
-
-def _own_fields(hand: Hand) -> tuple[str | None, bool, bool]:
-    """robbed_flower (a flower code or None), robbed_flower_held and discarder_is_dealer, checked."""
-    robbed = hand.extra.get("robbed_flower")
-    if robbed is not None and not (isinstance(robbed, str) and is_code(robbed) and robbed.endswith("f")):
-        raise HandError("bad_field", f"robbed_flower must be a flower code 1f-8f, not {robbed!r}")
-    flags = []
-    for key in ("robbed_flower_held", "discarder_is_dealer"):
-        value = hand.extra.get(key, False)
-        if not isinstance(value, bool):
-            raise HandError("bad_field", f"{key} must be true or false, not {value!r}")
-        flags.append(value)
-    return robbed, flags[0], flags[1]
 
 
 def _seat(hand: Hand) -> tuple[int, list[str]]:

@@ -165,7 +165,8 @@ class Summary:
     """The end-of-run account: counts, failures with their reason, tiles per class, boxes to review.
 
     ``tiles`` and ``low_confidence`` count over every photo in the output (labelled now or up to date).
-    ``interrupted``: stopped by Ctrl-C; ``error``: stopped by a failure that is no photo's fault.
+    ``interrupted``: stopped by Ctrl-C; ``error``: stopped by a failure that is no photo's fault; ``left``:
+    photos not labelled because the run stopped.
     """
 
     done: int = 0
@@ -176,6 +177,7 @@ class Summary:
     low_confidence: int = 0
     interrupted: bool = False
     error: str = ""
+    left: int = 0
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -209,6 +211,7 @@ class Summary:
             "low_confidence": self.low_confidence,
             "interrupted": self.interrupted,
             "error": self.error or None,
+            "left": self.left,
             "written": self.written,
             "kept": self.kept,
             "notes": self.notes,
@@ -236,8 +239,13 @@ class Summary:
         lines += [f"note: {n}" for n in self.notes]
         if self.error:
             lines.append(f"stopped: {self.error}")
-        if self.stopped_early:
-            lines.append("stopped before the end: run the same command with --resume to continue")
+        if self.interrupted and not self.left:
+            lines.append("interrupted after the last photo: nothing is left to label")
+        elif self.stopped_early:
+            lines.append(
+                f"stopped before the end: {self.left} photo(s) not labelled; run the same command with "
+                "--resume to continue"
+            )
         return "\n".join(lines)
 
 
@@ -583,14 +591,18 @@ def consume(p: Plan, run: Run, progress: Progress | None) -> None:
     what it finished meanwhile."""
     results = iter(run)
     stream = progress(results, len(p.todo)) if progress is not None else results
+    counted = 0
     try:
         for r in stream:
             p.summary.add(r)
+            counted += 1
     except KeyboardInterrupt:
         p.summary.interrupted = True
     finally:
         for r in run.stop():
             p.summary.add(r)
+            counted += 1
+        p.summary.left = len(p.todo) - counted
 
 
 def finish(p: Plan) -> Summary:

@@ -97,7 +97,8 @@ def test_ctrl_c_stops_cleanly_and_a_rerun_continues(src: Path, tmp_path: Path) -
     stopped = run(src, out, factory=TableDetector(src, fail_after=4))
     assert stopped.interrupted
     assert stopped.done + len(stopped.failed) == 4
-    assert "--resume" in stopped.report()
+    assert stopped.left == len(PHOTOS) + len(BAD) - 4
+    assert f"{stopped.left} photo(s) not labelled" in stopped.report() and "--resume" in stopped.report()
     assert not list(out.rglob("*.tmp")), "no half-written file is left"
     continued = run(src, out, resume=True)
     assert continued.skipped == stopped.done
@@ -149,7 +150,7 @@ def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
                 src = Path({str(src)!r})
                 job = LabelJob(src, Path({str(tmp_path / "out")!r}))
                 s = label_folder(job, Slow(src), workers=2, progress=progress)
-                print("summary", s.done, len(s.failed), s.interrupted, flush=True)
+                print("summary", s.done, len(s.failed), s.interrupted, s.left, flush=True)
             """
         )
     )
@@ -162,8 +163,9 @@ def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
     assert proc.returncode == 0
     summary = [line for line in rest.splitlines() if line.startswith("summary")]
     assert summary, rest
-    done, failed, interrupted = summary[0].split()[1:]
-    assert interrupted == "True" and int(done) + int(failed) < len(PHOTOS) + len(BAD)
+    done, failed, interrupted, left = summary[0].split()[1:]
+    assert interrupted == "True" and int(done) + int(failed) + int(left) == len(PHOTOS) + len(BAD)
+    assert int(left) > 0
     continued = run(src, tmp_path / "out", resume=True)
     assert continued.skipped == int(done) and continued.done == len(PHOTOS) - int(done)
 

@@ -118,9 +118,10 @@ class FieldInfo(BaseModel):
     """A situation field of the hand JSON: what kind of value it takes, so that a page can draw a control."""
 
     name: str
-    type: Literal["bool", "int", "wind", "tile", "tiles", "suit", "any"]
+    type: Literal["bool", "int", "wind", "seat", "suit", "tile", "tiles", "ints", "any"]
     default: Any
     choices: list[Any] | None = None
+    help: str | None = None
 
 
 class RuleSetInfo(BaseModel):

@@ -36,17 +36,17 @@ def test_healthz_reports_the_loaded_model(model_client, tile_model):
     assert body["model"]["name"] == tile_model.info["name"]
 
 
-def test_rules_are_those_of_mjscan_rules_json_plus_field_kinds(client, capsys):
+def test_rules_are_those_of_mjscan_rules_json(client, capsys):
     served = client.get("/v1/rules").json()
     assert mjscan(["rules", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert [{k: v for k, v in e.items() if k != "fields"} for e in served] == printed
+    assert served == printed
     names = [e["name"] for e in served if e["scorable"]]
     assert names == list(rulesets())
 
 
 def test_every_situation_field_has_a_kind_a_page_can_draw(client):
-    kinds = {"bool", "int", "wind", "tile", "tiles", "suit", "any"}
+    kinds = {"bool", "int", "wind", "seat", "suit", "tile", "tiles", "ints", "any"}
     for entry in client.get("/v1/rules").json():
         assert [f["name"] for f in entry["fields"]] == entry["situation"]
         for field in entry["fields"]:
@@ -56,15 +56,29 @@ def test_every_situation_field_has_a_kind_a_page_can_draw(client):
 
 
 def test_field_kinds_follow_the_hand_json():
-    from api.routers.rules import field_info
+    from scoring.fields import HAND_FIELDS
 
-    assert field_info("self_drawn") == {"name": "self_drawn", "type": "bool", "default": False}
-    assert field_info("dora_indicators")["type"] == "tiles"
-    assert field_info("wild_indicator")["type"] == "tile"
-    assert field_info("void_suit") == {"name": "void_suit", "type": "suit", "default": None, "choices": ["m", "p", "s"]}
-    assert field_info("seat_index")["choices"] == [0, 1, 2, 3]
-    assert field_info("honba") == {"name": "honba", "type": "int", "default": 0}
-    assert field_info("a_field_of_a_later_version")["type"] == "any"
+    def info(name):
+        return HAND_FIELDS[name].describe()
+
+    assert info("self_drawn") == {
+        "name": "self_drawn",
+        "type": "bool",
+        "default": False,
+        "help": "won on a self-drawn tile",
+    }
+    assert info("dora_indicators")["type"] == "tiles"
+    assert info("wild_indicator")["type"] == "tile"
+    assert info("void_suit")["type"] == "suit" and info("void_suit")["choices"] == ["m", "p", "s"]
+    assert info("seat_index")["choices"] == [0, 1, 2, 3]
+    assert info("honba")["type"] == "int" and info("honba")["default"] == 0
+
+
+def test_own_fields_of_a_rule_set_have_kinds_too(client):
+    changsha = next(e for e in client.get("/v1/rules").json() if e["name"] == "changsha")
+    fields = {f["name"]: f for f in changsha["fields"]}
+    assert fields["discarder"]["type"] == "seat" and fields["discarder"]["choices"] == ["left", "across", "right"]
+    assert fields["birds"]["type"] == "tiles"
 
 
 def test_page_has_the_camera_input_and_its_files_are_served(client):

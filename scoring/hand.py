@@ -14,7 +14,7 @@ from typing import Any
 
 from scoring.errors import HandError
 from scoring.fields import HAND_FIELDS
-from scoring.tiles import TileError, is_flower, kind, normal, parse_tiles
+from scoring.tiles import KIND_OF, NUM_KINDS, TileError, code_of, is_flower, kind, normal, parse_tiles
 
 MELD_TYPES = ("chow", "pung", "kong")
 FROM_VALUES = ("left", "across", "right")
@@ -174,30 +174,39 @@ class Hand:
 
         hand_size: tiles held without the winning tile, a kong counting 3 (13 for most rule sets); None skips
         the count check. max_copies: copies of each tile kind in the set (4 in every standard set).
+        The checks come in this order, the first failing one is reported: the winning tile, flowers among the
+        concealed tiles, each meld, copies of a kind (lowest kind first), red fives, bonus tiles, the count.
         """
-        if need_win_tile and self.win_tile is None:
-            raise HandError("bad_win_tile", "the hand has no winning tile (win_tile)")
-        if self.win_tile is not None and is_flower(kind(self.win_tile)):
-            raise HandError(
-                "bad_win_tile", f"the winning tile {self.win_tile} is a flower; flowers go in 'flowers'"
-            )
+        win = self.win_tile
+        if win is None:
+            if need_win_tile:
+                raise HandError("bad_win_tile", "the hand has no winning tile (win_tile)")
+        elif _kind(win) >= NUM_KINDS:
+            raise HandError("bad_win_tile", f"the winning tile {win} is a flower; flowers go in 'flowers'")
+        counts = [0] * NUM_KINDS
         for code in self.concealed:
-            if is_flower(kind(code)):
+            k = _kind(code)
+            if k >= NUM_KINDS:
                 raise HandError("bad_field", f"{code} is a flower: list it in 'flowers', not in 'concealed'")
+            counts[k] += 1
+        if win is not None:
+            counts[_kind(win)] += 1
         for i, m in enumerate(self.melds):
-            _check_meld(m, i)
-        counts = Counter(normal(t) for t in self.all_tiles)
-        for code, n in sorted(counts.items(), key=lambda kv: kind(kv[0])):
-            if n > max_copies:
-                raise HandError("too_many_copies", f"{n} copies of {code}: a set has only {max_copies}")
-        reds = Counter(t for t in self.all_tiles if t[0] == "0")
-        for code, n in reds.items():
-            if n > 1:
-                raise HandError("too_many_copies", f"{n} copies of the red five {code}: a set has one")
-        fl = Counter(self.flowers)
-        for code, n in fl.items():
-            if n > 1:
-                raise HandError("too_many_copies", f"{n} copies of the bonus tile {code}: a set has one")
+            for k in _check_meld(m, i):
+                counts[k] += 1
+        if max(counts) > max_copies:
+            for k, n in enumerate(counts):
+                if n > max_copies and n:
+                    raise HandError("too_many_copies", f"{n} copies of {code_of(k)}: a set has only {max_copies}")
+        if counts[4] > 1 or counts[13] > 1 or counts[22] > 1:  # two fives of a suit: are both red?
+            reds = Counter(t for t in self.all_tiles if t[0] == "0")
+            for code, n in reds.items():
+                if n > 1:
+                    raise HandError("too_many_copies", f"{n} copies of the red five {code}: a set has one")
+        if len(self.flowers) > 1 and len(set(self.flowers)) < len(self.flowers):
+            for code, n in Counter(self.flowers).items():
+                if n > 1:
+                    raise HandError("too_many_copies", f"{n} copies of the bonus tile {code}: a set has one")
         if hand_size is not None and self.tile_count != hand_size:
             held = len(self.concealed) + (1 if self.win_tile else 0)
             raise HandError(
@@ -205,6 +214,14 @@ class Hand:
                 f"wrong tile count: {held} concealed (winning tile included) and {len(self.melds)} meld(s) "
                 f"make {self.tile_count + 1}; this rule set needs {hand_size + 1} (a kong counts as 3)",
             )
+
+
+def _kind(code: str) -> int:
+    """``kind`` by table lookup; an unknown code raises TileError as ``kind`` does."""
+    try:
+        return KIND_OF[code]
+    except KeyError:
+        return kind(code)
 
 
 def _meld_from_json(obj: Any, index: int) -> Meld:
@@ -233,33 +250,49 @@ def _meld_from_json(obj: Any, index: int) -> Meld:
     return Meld(mtype, tiles, is_open, called, frm, added)
 
 
-def _check_meld(m: Meld, index: int) -> None:
-    where = f"meld {index + 1} ({' '.join(m.tiles)})"
-    ks = sorted(m.kinds)
-    if any(is_flower(k) for k in ks):
-        raise HandError("bad_meld", f"{where}: flowers cannot be in a meld")
+def _check_meld(m: Meld, index: int) -> list[int]:
+    """The meld's kinds, sorted; HandError if it is no meld of its type."""
+    try:
+        ks = sorted([KIND_OF[t] for t in m.tiles])
+    except (KeyError, TypeError):  # not a tile code: refused as the checks below word it
+        _meld_where(m, index)
+        ks = sorted(m.kinds)
+    n = len(ks)
+    if n and ks[-1] >= NUM_KINDS:
+        raise HandError("bad_meld", f"{_meld_where(m, index)}: flowers cannot be in a meld")
     if m.type == "chow":
-        if len(ks) != 3 or ks[0] >= 27 or ks[0] // 9 != ks[2] // 9 or ks != [ks[0], ks[0] + 1, ks[0] + 2]:
-            raise HandError("bad_meld", f"{where}: a chow is three consecutive tiles of one suit")
-        if not m.open:
-            raise HandError("bad_meld", f"{where}: a chow can only be declared by claiming a discard (open)")
-    elif m.type == "pung":
-        if len(ks) != 3 or len(set(ks)) != 1:
-            raise HandError("bad_meld", f"{where}: a pung is three identical tiles")
+        first = ks[0] if n else 0
+        if n != 3 or first >= 27 or first // 9 != ks[2] // 9 or ks[1] != first + 1 or ks[2] != first + 2:
+            raise HandError("bad_meld", f"{_meld_where(m, index)}: a chow is three consecutive tiles of one suit")
         if not m.open:
             raise HandError(
-                "bad_meld", f"{where}: a concealed pung stays in 'concealed'; declared pungs are open"
+                "bad_meld", f"{_meld_where(m, index)}: a chow can only be declared by claiming a discard (open)"
+            )
+    elif m.type == "pung":
+        if n != 3 or ks[0] != ks[2]:
+            raise HandError("bad_meld", f"{_meld_where(m, index)}: a pung is three identical tiles")
+        if not m.open:
+            raise HandError(
+                "bad_meld", f"{_meld_where(m, index)}: a concealed pung stays in 'concealed'; declared pungs are open"
             )
     else:
-        if len(ks) != 4 or len(set(ks)) != 1:
-            raise HandError("bad_meld", f"{where}: a kong is four identical tiles")
+        if n != 4 or ks[0] != ks[3]:
+            raise HandError("bad_meld", f"{_meld_where(m, index)}: a kong is four identical tiles")
         if m.added and not m.open:
-            raise HandError("bad_meld", f"{where}: an added kong extends an open pung, so it is open")
-    if m.called is not None:
+            raise HandError("bad_meld", f"{_meld_where(m, index)}: an added kong extends an open pung, so it is open")
+    called = m.called
+    if called is not None:
         if not m.open:
-            raise HandError("bad_meld", f"{where}: a concealed kong has no called tile")
-        if normal(m.called) not in [normal(t) for t in m.tiles]:
-            raise HandError("bad_meld", f"{where}: the called tile {m.called} is not in the meld")
+            raise HandError("bad_meld", f"{_meld_where(m, index)}: a concealed kong has no called tile")
+        k = KIND_OF.get(called) if isinstance(called, str) else None
+        if k not in ks if k is not None else normal(called) not in [normal(t) for t in m.tiles]:
+            raise HandError("bad_meld", f"{_meld_where(m, index)}: the called tile {called} is not in the meld")
+    return ks
+
+
+def _meld_where(m: Meld, index: int) -> str:
+    """How a refusal names a meld: its place and its tiles."""
+    return f"meld {index + 1} ({' '.join(m.tiles)})"
 
 
 def _tile(value: Any, where: str) -> str:

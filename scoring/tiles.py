@@ -61,6 +61,14 @@ def kind(code: str) -> int:
     return SUITS.index(s) * 9 + (5 if n == 0 else n) - 1
 
 
+#: The kind of every code (red fives and bonus tiles included): a lookup for the hot paths, same as ``kind``.
+KIND_OF: dict[str, int] = {
+    f"{n}{s}": kind(f"{n}{s}")
+    for s, top in (("m", 9), ("p", 9), ("s", 9), ("z", 7), ("f", 8))
+    for n in range(0 if s in SUITS else 1, top + 1)
+}
+
+
 def code_of(k: int) -> str:
     """The plain code of a kind (never a red five)."""
     if 0 <= k < 27:
@@ -149,9 +157,7 @@ def _parse_compact(text: str) -> list[str]:
     pos = 0
     for m in _GROUP_RE.finditer(s):
         if m.start() != pos:
-            raise TileError(
-                f"cannot read {s[pos : m.start()]!r} in {text!r}: write tiles as e.g. 123m456p11z"
-            )
+            raise TileError(f"cannot read {s[pos : m.start()]!r} in {text!r}: write tiles as e.g. 123m456p11z")
         digits, letter = m.groups()
         for d in digits:
             code = d + letter

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import platform
 import sys
 import tempfile
@@ -28,8 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, required=True, help="folder for the ONNX files and model.json")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--scenes", type=int, default=2000, help="synthetic scenes to render (default 2000)")
-    parser.add_argument("--det-steps", type=int, default=2000, help="detector batches of 16 (default 2000)")
-    parser.add_argument("--cls-steps", type=int, default=1200, help="classifier batches of 128 (default 1200)")
+    parser.add_argument("--det-steps", type=int, default=1600, help="detector batches of 16 (default 1600)")
+    parser.add_argument("--cls-steps", type=int, default=1000, help="classifier batches of 128 (default 1000)")
     parser.add_argument("--check-scenes", type=int, default=120, help="synthetic scenes for the final check")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument(
@@ -103,16 +104,15 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     pool = FacePool(art, crops, photos, seed=args.seed)
     renderer = SceneRenderer(pool)
 
-    synthetic: list[Picture] = []
-    banks: list[CropBank] = []
-    for _ in tqdm(range(args.scenes), desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0):
-        scene = renderer.render(render_rng)
-        synthetic.append(Picture(encode(scene.image), scene.boxes))
-        banks.append(
-            bank_from_image(
-                scene.image, scene.boxes, scene.class_ids, scene.orientation, 1, bank_rng, 3, negative_source=2
-            )
-        )
+    scenes_key = {"seed": args.seed, "scenes": args.scenes}
+    scenes = _load_scenes(args, scenes_key)
+    if scenes is None:
+        scenes = []
+        for _ in tqdm(range(args.scenes), desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0):
+            scene = renderer.render(render_rng)
+            scenes.append((encode(scene.image), scene.boxes, scene.class_ids, scene.orientation))
+        _save_scenes(args, scenes_key, scenes)
+    synthetic = [Picture(jpeg, boxes) for jpeg, boxes, _, _ in scenes]
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 
     bar = _bar(args.det_steps, "train detector")
@@ -129,6 +129,15 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         _save_stage(args, "detector", det_key, detector)
     bar.close()
 
+    banks: list[CropBank] = []
+    for picture, (_, boxes, class_ids, orientation) in zip(
+        tqdm(synthetic, desc="cut synthetic crops", unit="scene", dynamic_ncols=True, mininterval=2.0),
+        scenes,
+        strict=True,
+    ):
+        banks.append(
+            bank_from_image(picture.decode(), boxes, class_ids, orientation, 1, bank_rng, 3, negative_source=2)
+        )
     for item in tqdm(photos, desc="cut real crops", unit="photo", dynamic_ncols=True, mininterval=2.0):
         if len(item.boxes):
             image = Picture(item.path.read_bytes(), item.boxes).decode()
@@ -188,6 +197,24 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training)
     print(json.dumps({"out": str(args.out), "export": meta["export"], **figures}, indent=1))
     return 0
+
+
+def _save_scenes(args: argparse.Namespace, key: dict, scenes: list) -> None:
+    args.work.mkdir(parents=True, exist_ok=True)
+    with (args.work / "scenes.pkl").open("wb") as handle:
+        pickle.dump(scenes, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    (args.work / "scenes.json").write_text(json.dumps(key))
+
+
+def _load_scenes(args: argparse.Namespace, key: dict) -> list | None:
+    """The synthetic scenes (JPEG, boxes, classes, orientation) a previous run with the same settings rendered."""
+    data, saved = args.work / "scenes.pkl", args.work / "scenes.json"
+    if not (args.resume and data.is_file() and saved.is_file()) or json.loads(saved.read_text()) != key:
+        return None
+    with data.open("rb") as handle:
+        scenes = pickle.load(handle)
+    print(f"scenes: {len(scenes)} rendered by an earlier run taken from {data}")
+    return scenes
 
 
 def _save_stage(args: argparse.Namespace, stage: str, key: dict, net) -> None:

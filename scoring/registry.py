@@ -58,6 +58,6 @@ def score(hand: Hand | dict[str, Any] | str, rules: str, options: dict[str, Any]
     rs = get(rules)
     if isinstance(hand, str):
         hand = parse_compact(hand)
-    elif isinstance(hand, dict):
+    elif not isinstance(hand, Hand):
         hand = Hand.from_json(hand)
     return rs.score(hand, options)

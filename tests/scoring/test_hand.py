@@ -118,3 +118,11 @@ def test_compact_form_refusals(text, win, code):
     with pytest.raises(HandError) as err:
         parse_compact(text, win)
     assert err.value.code == code
+
+
+def test_scoring_a_value_that_is_no_hand_is_refused():
+    import scoring
+
+    with pytest.raises(HandError) as err:
+        scoring.score(5, "mcr")
+    assert err.value.code == "bad_json"

@@ -28,15 +28,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from handgen_riichi import random_hand, reference_arguments  # noqa: E402
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from scoring.decompose import arrangements  # noqa: E402
 from scoring.rules.riichi import RULESET, SHAPES  # noqa: E402
 from scoring.rules.riichi_yaku import Facts  # noqa: E402
+from tests.handgen_riichi import random_hand, reference_arguments  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

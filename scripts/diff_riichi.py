@@ -20,13 +20,13 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from handgen_riichi import KNOWN_DIFFERENCES, compare, known_difference, random_hand, reference  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from scoring.errors import ScoringError  # noqa: E402
 from scoring.rules.riichi import RULESET  # noqa: E402
+from tests.handgen_riichi import KNOWN_DIFFERENCES, compare, known_difference, random_hand, reference  # noqa: E402
 
 FLAGS = (
     "self_drawn",

@@ -16,10 +16,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from handgen import HandGen
-
 from scoring.hand import Hand, Meld
 from scoring.tiles import code_of, kind
+from tests.handgen import HandGen
 
 FIVES = (4, 13, 22)
 _THEMES = (

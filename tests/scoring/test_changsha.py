@@ -10,17 +10,14 @@ says otherwise the winner is not the dealer and wins on a discard; base 1. ``ite
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import scoring
 from scoring import HandError, parse_compact
+from tests import handgen
 
 
 def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -33,17 +30,6 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
 def initial(concealed: str, dealer: bool) -> dict[str, Any]:
     """An initial hand (起手胡): the dealt tiles, 14 for the dealer and 13 for the others."""
     return {"concealed": concealed, "initial_hand": True, "dealer": dealer}
-
-
-def load_handgen() -> ModuleType:
-    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
-    if "handgen" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["handgen"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["handgen"]
 
 
 @dataclass
@@ -355,7 +341,7 @@ def test_generated_hands_are_scored_or_refused() -> None:
     """600 seeded random winning hands (tests/handgen.py): each is refused with a HandError or scored with total =
     the sum of its items; a win always has an item and a 小胡 always a 2-5-8 pair."""
     scored = 0
-    for h in load_handgen().HandGen(6, knitted=False).hands(600):
+    for h in handgen.HandGen(6, knitted=False).hands(600):
         try:
             result = scoring.score(h, "changsha")
         except HandError:

@@ -7,12 +7,8 @@ The search is checked against the plain engine: a hand with k wilds has exactly 
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from itertools import combinations_with_replacement
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -27,19 +23,9 @@ from scoring.decompose import (
     wild_arrangements,
 )
 from scoring.tiles import NUM_KINDS, counts_of, kind, parse_tiles
+from tests import handgen
 
 SHAPES = Shapes(seven_pairs=True, seven_pairs_four=True, thirteen_orphans=True)
-
-
-def load_handgen() -> ModuleType:
-    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
-    if "handgen" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["handgen"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["handgen"]
 
 
 def c(text: str) -> list[int]:
@@ -130,7 +116,7 @@ def test_the_search_equals_trying_every_kind(wilds):
     """Random winning hands from the shared generator with 1 or 2 concealed tiles turned into wilds: the search
     finds exactly the readings of the brute force over all 34 kinds (seven pairs and thirteen orphans too)."""
     rng = random.Random(20240 + wilds)
-    gen = load_handgen().HandGen(7 + wilds, knitted=False, flowers=False)
+    gen = handgen.HandGen(7 + wilds, knitted=False, flowers=False)
     checked = 0
     for hand in gen.hands(70):
         closed = hand.closed_kinds

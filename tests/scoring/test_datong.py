@@ -11,18 +11,15 @@ times x 10. ``items`` lists every item expected (id: factor), nothing more.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass, field
 from math import prod
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import scoring
 from scoring import HandError, parse_compact
+from tests import handgen
 
 
 def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -30,17 +27,6 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
     out = parse_compact(text, win).to_json()
     out.update(fields)
     return out
-
-
-def load_handgen() -> ModuleType:
-    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
-    if "handgen" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["handgen"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["handgen"]
 
 
 @dataclass
@@ -341,7 +327,7 @@ def test_generated_hands_are_scored_or_refused() -> None:
     """600 seeded random winning hands (tests/handgen.py, with honours): each is refused with a HandError (chows,
     flowers) or scored with total = the product of the items' factors, the discarder paying twice each other."""
     scored = 0
-    for h in load_handgen().HandGen(7, knitted=False).hands(600):
+    for h in handgen.HandGen(7, knitted=False).hands(600):
         try:
             result = scoring.score(h, "datong")
         except HandError:

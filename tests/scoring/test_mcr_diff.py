@@ -5,41 +5,26 @@ consistent result (the 8-fan minimum without flowers, fans listed once, tiles fr
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 import scoring
 from scoring.hand import Hand
 from scoring.rules.mcr_fans import BY_ID
 from scoring.tiles import normal
+from tests import handgen
 
 pytest.importorskip("MahjongGB", reason="the reference scorer pymahjonggb is in the test extra")
 N_HANDS = 2000
 SEED = 2006
 
 
-def load_handgen() -> ModuleType:
-    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
-    if "handgen" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["handgen"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["handgen"]
-
-
 @pytest.fixture(scope="module")
 def hands() -> list[Hand]:
-    return list(load_handgen().HandGen(SEED).hands(N_HANDS))
+    return list(handgen.HandGen(SEED).hands(N_HANDS))
 
 
 def test_2006_equals_the_reference_scorer(hands: list[Hand]) -> None:
-    reference = load_handgen().mcr_reference
+    reference = handgen.mcr_reference
     disagreements = []
     for hand in hands:
         result = scoring.score(hand, "mcr", {"edition": "2006"})

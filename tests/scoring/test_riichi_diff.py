@@ -9,15 +9,10 @@ kind, red fives, dora and ura dora and every situation flag; the coverage test b
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shared hand generators
-
-from handgen_riichi import compare, known_difference, random_hand, reference  # noqa: E402
-
-from scoring.rules.riichi import RULESET  # noqa: E402
+from scoring.rules.riichi import RULESET
+from tests.handgen_riichi import compare, known_difference, random_hand, reference
 
 HANDS = 2000
 SEED = 20240601

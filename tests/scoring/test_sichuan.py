@@ -9,18 +9,15 @@ bamboo (``void_suit: s``), the table is S-A and the base is 1, so the discarder 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass, field
 from math import prod
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import scoring
 from scoring import HandError, parse_compact
+from tests import handgen
 
 
 def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -28,17 +25,6 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
     out = parse_compact(text, win).to_json()
     out.update({"void_suit": "s", **fields})
     return out
-
-
-def load_handgen() -> ModuleType:
-    """tests/handgen.py, loaded by path (the tests folder is not a package)."""
-    if "handgen" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("handgen", Path(__file__).parents[1] / "handgen.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["handgen"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["handgen"]
 
 
 @dataclass
@@ -600,7 +586,7 @@ def test_generated_hands_are_scored_or_refused() -> None:
     """600 seeded random winning hands (tests/handgen.py): each is refused with a HandError (honours, flowers,
     chows, impossible situations) or scored with total = min(sum of the items, cap) and the payment 2^total."""
     scored = 0
-    for h in load_handgen().HandGen(5, knitted=False).hands(600):
+    for h in handgen.HandGen(5, knitted=False).hands(600):
         try:
             result = scoring.score(h, "sichuan")
         except HandError:

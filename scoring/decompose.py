@@ -36,11 +36,7 @@ KNITTED_STRAIGHT, KNITTED_HONOURS = "knitted_straight", "knitted_honours"
 
 #: The six knitted straights: ranks 1-4-7, 2-5-8 and 3-6-9, each in a different suit.
 KNITTED_SETS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sorted(
-            s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)
-        )
-    )
+    tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)))
     for perm in permutations(range(3))
 )
 
@@ -125,11 +121,12 @@ class Shapes:
 
 # ---- melds + pair ---------------------------------------------------------------------------------------
 
+#: The suit groups of a counts array: (first kind, size, honours).
+_GROUPS = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
+
 
 @cache
-def _split_suit(
-    counts: tuple[int, ...], need_pair: bool, honours: bool
-) -> tuple[tuple[tuple[str, int], ...], ...]:
+def _split_suit(counts: tuple[int, ...], need_pair: bool, honours: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
     """Every multiset of (type, index) blocks that uses up ``counts`` exactly: pungs, chows (not for honours)
     and, if need_pair, exactly one pair. Indexes are positions in ``counts``."""
     i = next((j for j, c in enumerate(counts) if c), -1)
@@ -183,12 +180,47 @@ def split_melds_pair(counts: Sequence[int], need_pair: bool = True) -> list[list
     return [[b for part in combo for b in part] for combo in product(*parts)]
 
 
+@cache  # blocks are immutable: one object per (type, first kind)
 def _block(t: str, first: int) -> Block:
     if t == CHOW:
         return Block(CHOW, (first, first + 1, first + 2))
     if t == PUNG:
         return Block(PUNG, (first,) * 3)
     return Block(PAIR, (first,) * 2)
+
+
+@cache
+def _declared_block(t: str, kinds: tuple[int, ...], is_open: bool, index: int) -> Block:
+    return Block(t, kinds, not is_open, index)
+
+
+@cache
+def _suit_blocks(counts: tuple[int, ...], base: int, honours: bool) -> tuple[bool, tuple[tuple[Block, ...], ...]]:
+    """(holds the pair, every split of one suit group as blocks) for the counts of the group that starts at kind
+    ``base``; no split when its tile count is 1 mod 3."""
+    pair = sum(counts) % 3
+    if pair == 1:
+        return False, ()
+    options = _split_suit(counts, pair == 2, honours)
+    return pair == 2, tuple(tuple(_block(t, base + i) for t, i in opt) for opt in options)
+
+
+def _standard_blocks(closed: Sequence[int]) -> list[tuple[Block, ...]]:
+    """The blocks of every split of ``closed`` into melds and one pair, in ``split_melds_pair`` order."""
+    parts = []
+    pairs = 0
+    for base, size, honours in _GROUPS:
+        pair, options = _suit_blocks(tuple(closed[base : base + size]), base, honours)
+        if not options:
+            return []
+        pairs += pair
+        parts.append(options)
+    if pairs != 1:
+        return []
+    m, p, s, z = parts
+    if len(m) == len(p) == len(s) == len(z) == 1:
+        return [m[0] + p[0] + s[0] + z[0]]
+    return [a + b + c + d for a, b, c, d in product(m, p, s, z)]
 
 
 def wait_of(block: Block, win: int) -> str:
@@ -224,13 +256,11 @@ def arrangements(
     Each (split, block holding the winning tile) pair is one arrangement: the same tiles read with the
     winning tile in a different block are different arrangements, because waits score differently.
     """
-    declared = list(declared)
-    melds = tuple(Block(t, tuple(ks), not is_open, i) for i, (t, ks, is_open) in enumerate(declared))
+    melds = tuple(_declared_block(t, tuple(ks), is_open, i) for i, (t, ks, is_open) in enumerate(declared))
     out: list[Arrangement] = []
     if shapes.standard:
-        for split in split_melds_pair(closed):
-            blocks = tuple(_block(t, f) for t, f in split) + melds
-            out.extend(_with_win(STANDARD, blocks, win))
+        for blocks in _standard_blocks(closed):
+            out.extend(_with_win(STANDARD, blocks + melds, win))
     if shapes.knitted and len(melds) <= 1:
         for ks in KNITTED_SETS:
             if all(closed[k] for k in ks):
@@ -242,17 +272,18 @@ def arrangements(
                     out.extend(_with_win(KNITTED_STRAIGHT, blocks, win))
     if melds:
         return out
-    if shapes.seven_pairs and sum(closed) == 14 and all(c % 2 == 0 for c in closed):
+    fourteen = sum(closed) == 14
+    if shapes.seven_pairs and fourteen and 1 not in closed and 3 not in closed and all(c % 2 == 0 for c in closed):
         if shapes.seven_pairs_four or all(c in (0, 2) for c in closed):
             blocks = tuple(Block(PAIR, (k, k)) for k in range(NUM_KINDS) for _ in range(closed[k] // 2))
             win_block = next((i for i, b in enumerate(blocks) if b.first == win), None)
             out.append(Arrangement(SEVEN_PAIRS, blocks, win_block, SINGLE))
-    if shapes.thirteen_orphans and sum(closed) == 14 and all(closed[k] for k in TERMINALS_AND_HONOURS):
+    if shapes.thirteen_orphans and fourteen and all(closed[k] for k in TERMINALS_AND_HONOURS):
         if sum(closed[k] for k in TERMINALS_AND_HONOURS) == 14:
             wait = THIRTEEN_SIDED if win is not None and closed[win] == 2 else SINGLE
             singles = tuple(k for k in range(NUM_KINDS) for _ in range(closed[k]))
             out.append(Arrangement(THIRTEEN_ORPHANS, (), None, wait, singles))
-    if shapes.knitted and sum(closed) == 14 and all(c <= 1 for c in closed):
+    if shapes.knitted and fourteen and all(c <= 1 for c in closed):
         for ks in KNITTED_SETS:
             allowed = set(ks) | set(HONOURS)
             if all(k in allowed for k in range(NUM_KINDS) if closed[k]):
@@ -283,11 +314,14 @@ def _with_win(shape: str, blocks: tuple[Block, ...], win: int | None) -> list[Ar
     if win is None:
         return [Arrangement(shape, blocks, None, "")]
     out = []
-    seen: set[tuple[str, tuple[int, ...]]] = set()
+    seen: list[tuple[str, tuple[int, ...]]] = []
     for i, b in enumerate(blocks):
-        if b.declared or win not in b.tiles or (b.type, b.tiles) in seen:
+        if b.meld is not None or win not in b.tiles:
             continue
-        seen.add((b.type, b.tiles))
+        key = (b.type, b.tiles)
+        if key in seen:  # the same block twice (twin chows, ...) makes one arrangement
+            continue
+        seen.append(key)
         out.append(Arrangement(shape, blocks, i, wait_of(b, win)))
     return out
 
@@ -320,9 +354,6 @@ def winning_kinds(
 
 
 # ---- wild tiles ----------------------------------------------------------------------------------------
-
-#: The suit groups of a counts array: (first kind, size, honours).
-_GROUPS = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,10 @@ from scoring.result import Score
 from scoring.ruleset import RuleSet, Unscorable
 
 
+#: The order rule sets are listed in (the page offers the first by default); others follow by name.
+LISTING_ORDER = ("mcr", "riichi", "taiwan16", "sichuan", "changsha", "cixi", "datong", "gangu", "club5", "folk")
+
+
 @cache
 def _discover() -> tuple[dict[str, RuleSet], dict[str, Unscorable]]:
     scorable: dict[str, RuleSet] = {}
@@ -25,7 +29,9 @@ def _discover() -> tuple[dict[str, RuleSet], dict[str, Unscorable]]:
             scorable[rs.name] = rs
         for u in getattr(module, "UNSCORABLE", ()):
             unscorable[u.name] = u
-    return scorable, unscorable
+    rank = {name: i for i, name in enumerate(LISTING_ORDER)}
+    ordered = dict(sorted(scorable.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+    return ordered, unscorable
 
 
 def rulesets() -> dict[str, RuleSet]:

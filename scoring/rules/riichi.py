@@ -10,24 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from operator import attrgetter
 from typing import Any, ClassVar
 
-from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Shapes, arrangements
+from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Block, Shapes, arrangements
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.result import Item, Score
 from scoring.rules.riichi_points import base_points, fu, paid, payments, settle
 from scoring.rules.riichi_yaku import (
-    CHOWS,
-    HAND_YAKU,
     KIND,
     ORDER,
-    SETS,
     Facts,
     Reading,
     Yaku,
+    hand_asks,
     pinfu_shape,
-    reading_yaku,
+    reading_asks,
 )
 from scoring.ruleset import PRACTICE, SOURCE, Option, RuleSet
 from scoring.tiles import code_of, next_in_cycle
@@ -36,6 +35,10 @@ SHAPES = Shapes(seven_pairs=True, thirteen_orphans=True)
 NOT_A_WIN = "the tiles do not form a winning hand: four sets and a pair, seven pairs or thirteen orphans"
 NO_YAKU = "no yaku: a win needs at least one yaku (dora and red fives are not yaku)"
 FIVES = (4, 13, 22)
+#: the plain code of each kind, and the dora each kind indicates
+_CODE = tuple(code_of(k) for k in range(34))
+_DORA_OF = tuple(next_in_cycle(k) for k in range(34))
+_RED_SUIT = {"0m": 0, "0p": 1, "0s": 2}
 _FU_NAMES = {
     "base": "base fu (futei)",
     "closed_ron": "closed hand won on a discard (menzen kafu)",
@@ -75,7 +78,8 @@ _CONFLICTS: tuple[tuple[Callable[[Hand, bool], bool], str], ...] = (
         "tenhou, chiihou and renhou come before any riichi",
     ),
 )
-_SITUATION_FLAGS = (
+#: the situation flags, read at once: a hand with none of them set (most hands) skips the conflict checks
+_SITUATION_FLAGS = attrgetter(
     "riichi",
     "double_riichi",
     "ippatsu",
@@ -168,23 +172,35 @@ class Riichi(RuleSet):
     def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
         """As for every rule set; resolved once per distinct set of options (a batch scores many hands)."""
         try:
-            return dict(_resolved(self, tuple(sorted((given or {}).items()))))
+            return dict(_resolved(self, tuple(given.items()) if given else ()))
         except TypeError:  # an unhashable value (a list, an object): let the parser word the refusal
             return super().resolve_options(given)
 
     def validate(self, hand: Hand, options: dict[str, Any]) -> None:
         """The common checks, then riichi's own: no flowers, indicators that exist, situations that can."""
         hand.validate(hand_size=self.hand_size)
+        self._refuse(hand, options)
+
+    def score(self, hand: Hand, options: dict[str, Any] | None = None) -> Score:
+        """Check the options and the hand, then score it; the facts of the hand are read once for both."""
+        opts = self.resolve_options(options)
+        hand.validate(hand_size=self.hand_size)
+        return self._evaluate(hand, opts, self._refuse(hand, opts))
+
+    def _refuse(self, hand: Hand, options: dict[str, Any]) -> Facts:
+        """Riichi's own checks of a hand that passed the common ones (HandError); the hand's facts."""
         if hand.flowers:
             raise HandError("not_allowed", "riichi is played without flowers: remove " + " ".join(hand.flowers))
         if hand.dealer and hand.seat_wind != "E":
             raise HandError("not_allowed", f"the dealer sits East, but seat_wind is {hand.seat_wind}")
-        if any(getattr(hand, f) for f in _SITUATION_FLAGS):
+        if any(_SITUATION_FLAGS(hand)):
             dealer = hand.dealer or hand.seat_wind == "E"
             for shows, message in _CONFLICTS:
                 if shows(hand, dealer):
                     raise HandError("not_allowed", message)
-        _check_indicators(hand, options)
+        f = Facts(hand, options)
+        _check_indicators(hand, options, f)
+        return f
 
     # ---- scoring --------------------------------------------------------------------------------------------
     def evaluate(self, hand: Hand, options: dict[str, Any]) -> Score:
@@ -193,27 +209,30 @@ class Riichi(RuleSet):
         The order is the reference library's: most points, then a real yakuman over a counted one, then
         most han, most fu and most fu before rounding.
         """
-        f = Facts(hand, options)
+        return self._evaluate(hand, options, Facts(hand, options))
+
+    def _evaluate(self, hand: Hand, options: dict[str, Any], f: Facts) -> Score:
         found = arrangements(f.closed_counts, f.declared, f.win, SHAPES)
         if not found:
             return self._not_winning(hand, options, NOT_A_WIN)
         is_open = f.is_open
         double = options["double_yakuman"]
-        hand_met = [(y, True) for y in HAND_YAKU if y.test(f, None)]
-        asks = reading_yaku(f.seat, f.round)
+        tsumo = f.tsumo
+        hand_met = [(y, True) for y in hand_asks(f.features) if y.test(f, None)]
         dora: tuple[int, list[Item]] | None = None
         best: tuple[Any, ...] | None = None
         for arr in found:
-            r = Reading(arr, f.tsumo)
-            met = list(hand_met)
-            groups = ((CHOWS, r.chows), (SETS, r.sets)) if arr.shape == STANDARD else ((arr.shape, True),)
-            for needs, present in groups:
-                if present:
-                    met.extend((y, got) for y in asks[needs] if (got := y.test(f, r)))
-            met = _without_excluded(met)
+            r = Reading(arr, tsumo)
+            met = hand_met + [
+                (y, got) for y in reading_asks(f.seat, f.round, f.features | r.features) if (got := y.test(f, r))
+            ]
+            if len(met) > 1:
+                met = _without_excluded(met)
             yakuman = [m for m in met if m[0].yakuman]
             counted = yakuman or [m for m in met if m[0].han(is_open, double)]
             han = sum(m[0].han(is_open, double) for m in counted)
+            if not han and best is not None and best[0][0]:
+                continue  # no yaku: worth nothing, and an earlier reading is worth something
             fu_, raw, entries = fu(f, r)
             value = 0
             if han:
@@ -222,7 +241,7 @@ class Riichi(RuleSet):
                         dora = _dora(hand, f, options)
                     han += dora[0]
                 base = base_points(han, fu_, han // 13 if yakuman else 0, options)[0]
-                value = paid(base, f.dealer, f.tsumo)
+                value = paid(base, f.dealer, tsumo)
             key = (value, bool(yakuman), han, fu_, raw)
             if best is None or key > best[0]:
                 best = (key, r, counted, fu_, entries)
@@ -262,7 +281,7 @@ class Riichi(RuleSet):
         n_yakuman = han // 13 if counted[0][0].yakuman else 0
         notes = _notes(hand, options, f, r, {y.id for y, _ in counted})
         if n_yakuman:
-            if hand.dora_indicators or (options["red_fives"] and any(t[0] == "0" for t in hand.all_tiles)):
+            if hand.dora_indicators or (options["red_fives"] and f.reds):
                 notes.append("dora are not added to a yakuman")
         elif dora is not None:
             items.extend(dora[1])
@@ -314,35 +333,42 @@ def _resolved(rules: Riichi, given: tuple[tuple[str, Any], ...]) -> dict[str, An
     return RuleSet.resolve_options(rules, dict(given))
 
 
-def _check_indicators(hand: Hand, options: dict[str, Any]) -> None:
+def _check_indicators(hand: Hand, options: dict[str, Any], f: Facts) -> None:
     """Indicators that exist: at most 5 of each, one ura under each dora, no fifth copy of any tile counting the
     hand and the indicators, one red five of a suit, and (chankan) no other copy of the robbed tile."""
     dora, ura = hand.dora_indicators, hand.ura_dora_indicators
-    for field, indicators in (("dora_indicators", dora), ("ura_dora_indicators", ura)):
-        if len(indicators) > 5:
-            raise HandError("bad_field", f"{field}: at most 5 indicators (1 and 4 kong dora), not {len(indicators)}")
-        for code in indicators:
-            if code not in KIND:
-                raise HandError("bad_field", f"{field}: {code} is a flower; riichi has none")
-    if len(ura) > max(1, len(dora)):
-        raise HandError("bad_field", "there is one ura dora indicator under each dora indicator, no more")
-    counts = [0] * 34
-    reds = {"m": 0, "p": 0, "s": 0}
-    for code in (*hand.all_tiles, *dora, *ura):
-        counts[KIND[code]] += 1
-        if code[0] == "0":
-            reds[code[1]] += 1
-    for suit, n in reds.items():
+    counts = f.counts
+    reds = [0, 0, 0]
+    for code in f.reds:
+        reds[_RED_SUIT[code]] += 1
+    if dora or ura:
+        for field, indicators in (("dora_indicators", dora), ("ura_dora_indicators", ura)):
+            if len(indicators) > 5:
+                raise HandError(
+                    "bad_field", f"{field}: at most 5 indicators (1 and 4 kong dora), not {len(indicators)}"
+                )
+            for code in indicators:
+                if code not in KIND:
+                    raise HandError("bad_field", f"{field}: {code} is a flower; riichi has none")
+        if len(ura) > max(1, len(dora)):
+            raise HandError("bad_field", "there is one ura dora indicator under each dora indicator, no more")
+        counts = list(counts)
+        for code in (*dora, *ura):
+            counts[KIND[code]] += 1
+            if code[0] == "0":
+                reds[_RED_SUIT[code]] += 1
+    for suit, n in zip("mps", reds, strict=True):
         if n > 1:
             raise HandError("too_many_copies", f"{n} copies of the red five 0{suit} in the hand and the indicators")
-    for k in range(34):
-        if counts[k] > 4:
-            raise HandError(
-                "too_many_copies", f"{counts[k]} copies of {code_of(k)} in the hand and indicators: 4 exist"
-            )
+    if max(counts) > 4:
+        for k in range(34):
+            if counts[k] > 4:
+                raise HandError(
+                    "too_many_copies", f"{counts[k]} copies of {code_of(k)} in the hand and indicators: 4 exist"
+                )
     if options["red_fives"]:
-        for suit, k in zip("mps", FIVES, strict=True):
-            if counts[k] - reds[suit] == 4:
+        for suit, k, n in zip("mps", FIVES, reds, strict=True):
+            if counts[k] - n == 4:
                 raise HandError(
                     "too_many_copies",
                     f"four plain 5{suit}: with red fives a set has three and the red 0{suit} "
@@ -372,35 +398,39 @@ def _dora(hand: Hand, f: Facts, options: dict[str, Any]) -> tuple[int, list[Item
     for id_, en, ja, indicators in lists:
         if not indicators:
             continue
-        doras = [next_in_cycle(KIND[c]) for c in indicators]
+        doras = [_DORA_OF[KIND[c]] for c in indicators]
         n = sum(f.counts[k] for k in doras)
         if n:
             shown = sorted({t for t in hand.all_tiles if KIND[t] in doras}, key=lambda t: (KIND[t], t))
             items.append(Item(id_, en, 1, n, shown, {"name_ja": ja}))
             han += n
-    if options["red_fives"]:
-        reds = sorted(t for t in hand.all_tiles if t[0] == "0")
-        if reds:
-            items.append(Item("aka_dora", "Aka Dora", 1, len(reds), reds, {"name_ja": "赤ドラ"}))
-            han += len(reds)
+    if options["red_fives"] and f.reds:
+        reds = sorted(f.reds)
+        items.append(Item("aka_dora", "Aka Dora", 1, len(reds), reds, {"name_ja": "赤ドラ"}))
+        han += len(reds)
     return han, items
 
 
 def _code_groups(hand: Hand, r: Reading) -> list[list[str]]:
     """The chosen arrangement as lists of codes, a red five placed in the first block of its kind."""
-    pool: dict[int, list[str]] = {}
-    for code in (*hand.concealed, hand.win_tile or ""):
-        same = pool.setdefault(KIND[code], [])
-        if code[0] == "0":
-            same.insert(0, code)
-        else:
-            same.append(code)
     arr = r.arr
     if not arr.blocks:
-        return [[pool[k].pop(0) for k in arr.singles]]
-    return [
-        list(hand.melds[b.meld].tiles) if b.meld is not None else [pool[k].pop(0) for k in b.tiles] for b in arr.blocks
-    ]
+        groups = [[_CODE[k] for k in arr.singles]]
+    else:
+        groups = [
+            list(hand.melds[b.meld].tiles) if b.meld is not None else [_CODE[k] for k in b.tiles] for b in arr.blocks
+        ]
+    for red in (*hand.concealed, hand.win_tile or ""):
+        if red[:1] == "0":
+            plain = "5" + red[1]
+            group = next(g for g, b in zip(groups, arr.blocks or (None,), strict=True) if _held(b) and plain in g)
+            group[group.index(plain)] = red
+    return groups
+
+
+def _held(block: Block | None) -> bool:
+    """True for a block formed in the hand (not a declared meld), and for the singles of thirteen orphans."""
+    return block is None or block.meld is None
 
 
 def _item_tiles(y: Yaku, got: Any, groups: list[list[str]], win: str | None) -> list[str]:

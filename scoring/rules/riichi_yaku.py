@@ -3,9 +3,10 @@
 A predicate reads a ``Facts`` (what is true of the whole hand: tiles, situation, options) and, for the
 patterns that depend on how the hand is read, a ``Reading`` (one arrangement of the decomposition engine with
 its sets, chows and pair). It returns False when the pattern is absent, True when it is present (its tiles
-are then shown as ``Yaku.shows`` says), or the indexes of the blocks that make it. ``needs`` says what a
-reading must have for the predicate to be worth asking (chows, sets, a shape), so that each reading asks only
-the patterns that can apply.
+are then shown as ``Yaku.shows`` says), or the indexes of the blocks that make it. ``needs`` is a mask of
+features (the bits below) that the hand, and the reading for the patterns that read one, must all show for the
+predicate to be worth asking: a cheap necessary condition, so that each hand and each reading asks only the
+few patterns that can apply (``hand_asks``, ``reading_asks``). The predicate alone decides.
 
 Values are han: ``closed`` for a closed hand, ``open`` for an open one (0: not allowed open). A yakuman has
 ``yakuman`` = 1 (13 han) or 2 (a double yakuman, 26 han, when the ``double_yakuman`` option is on).
@@ -42,15 +43,53 @@ _DRAGON_SET = frozenset(DRAGONS)
 _WIND_SET = frozenset(WINDS)
 
 
+def _mask(kinds: frozenset[int]) -> int:
+    """A set of kinds as bits: bit k for kind k."""
+    return sum(1 << k for k in kinds)
+
+
+TERMINAL_OR_HONOUR_MASK = _mask(TERMINAL_OR_HONOUR)
+_HONOUR_MASK = _mask(HONOUR_KINDS)
+_GREEN_MASK = _mask(GREEN)
+_SUIT_MASK = 0x1FF  # the nine kinds of a suit, shifted by 9 x suit
+
 #: the kind of every code (red fives included), looked up instead of parsed in the hot paths
 KIND: dict[str, int] = {code_of(k): k for k in range(34)} | {"0m": 4, "0p": 13, "0s": 22}
 _WIND_KIND = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+
+# ---- features: what a hand or a reading shows, as bits; ``Yaku.needs`` is a mask of them ---------------------
+
+#: hand features (``Facts.features``)
+RIICHI_ANY = 1 << 0  # riichi, double riichi or ippatsu declared
+TSUMO = 1 << 1
+LUCK = 1 << 2  # rinshan, chankan or the last tile
+BLESSING = 1 << 3  # tenhou, chiihou or renhou
+CLOSED = 1 << 4  # no open meld
+ONLY_SIMPLES = 1 << 5
+ONLY_TERMINALS_HONOURS = 1 << 6
+SOME_TERMINAL_HONOUR = 1 << 7
+ONE_SUIT = 1 << 8  # the number tiles are of one suit
+ONLY_GREEN = 1 << 9
+THREE_KONGS = 1 << 10  # three kongs or more
+HONOUR_TRIPLET = 1 << 11  # three or more copies of an honour
+#: reading features (``Reading.features``): at least n chows, at least n pungs or kongs, the shape
+CHOWS_AT_LEAST = (0, 1 << 12, 1 << 13, 1 << 14, 1 << 15)
+SETS_AT_LEAST = (0, 1 << 16, 1 << 17, 1 << 18, 1 << 19)
+SEVEN_PAIRS_SHAPE = 1 << 20
+THIRTEEN_ORPHANS_SHAPE = 1 << 21
+_READING_FEATURES = sum(CHOWS_AT_LEAST) | sum(SETS_AT_LEAST) | SEVEN_PAIRS_SHAPE | THIRTEEN_ORPHANS_SHAPE
+_SHAPE_FEATURES = {SEVEN_PAIRS: SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS: THIRTEEN_ORPHANS_SHAPE}
+#: the reading features of 0-4 chows and 0-4 sets
+_CHOW_BITS = tuple(sum(CHOWS_AT_LEAST[: n + 1]) for n in range(5))
+_SET_BITS = tuple(sum(SETS_AT_LEAST[: n + 1]) for n in range(5))
 
 
 class Facts:
     """What holds for the whole hand, whatever the arrangement: computed once per hand.
 
     closed_counts: the concealed tiles with the winning tile (34 counts); counts: every tile, kongs as 4.
+    mask: the kinds held, as bits; reds: the red five codes among the hand's tiles; features: the hand
+    features (the bits above) that ``Yaku.needs`` is checked against.
     """
 
     __slots__ = (
@@ -60,7 +99,7 @@ class Facts:
         "seat",
         "round",
         "dealer",
-        "kinds",
+        "mask",
         "suit",
         "honours",
         "closed_counts",
@@ -68,6 +107,7 @@ class Facts:
         "win",
         "declared",
         "kongs",
+        "reds",
         "riichi",
         "double_riichi",
         "ippatsu",
@@ -78,6 +118,7 @@ class Facts:
         "earthly",
         "human",
         "valued",
+        "features",
     )
 
     def __init__(self, hand: Hand, options: dict[str, Any]) -> None:
@@ -85,14 +126,14 @@ class Facts:
         closed = [0] * 34
         for code in hand.concealed:
             closed[KIND[code]] += 1
-        self.win = KIND[hand.win_tile or ""]
-        closed[self.win] += 1
+        self.win = win = KIND[hand.win_tile or ""]
+        closed[win] += 1
         counts = list(closed)
         declared = []
         kongs = 0
         is_open = False
         for m in hand.melds:
-            ks = tuple(KIND[c] for c in m.tiles)
+            ks = tuple([KIND[c] for c in m.tiles])
             for k in ks:
                 counts[k] += 1
             declared.append((m.type, ks, m.open))
@@ -103,26 +144,55 @@ class Facts:
         self.declared = declared
         self.kongs = kongs
         self.is_open = is_open
-        self.kinds = frozenset(k for k, n in enumerate(counts) if n)
-        suits = {k // 9 for k in self.kinds if k < 27}
+        mask = 0
+        for k, n in enumerate(counts):
+            if n:
+                mask |= 1 << k
+        self.mask = mask
+        self.reds = [t for t in hand.all_tiles if t[0] == "0"] if counts[4] or counts[13] or counts[22] else []
+        suits = [s for s in (0, 1, 2) if mask >> 9 * s & _SUIT_MASK]
         #: the suit (0-2) when every number tile is of one suit, else -1
-        self.suit = suits.pop() if len(suits) == 1 else -1
-        self.honours = not self.kinds.isdisjoint(HONOUR_KINDS)
-        self.tsumo = hand.self_drawn
-        self.seat = _WIND_KIND[hand.seat_wind]
-        self.round = _WIND_KIND[hand.round_wind]
+        self.suit = suits[0] if len(suits) == 1 else -1
+        self.honours = bool(mask & _HONOUR_MASK)
+        self.tsumo = tsumo = hand.self_drawn
+        self.seat = seat = _WIND_KIND[hand.seat_wind]
+        self.round = round_ = _WIND_KIND[hand.round_wind]
         self.dealer = hand.dealer or hand.seat_wind == "E"
-        self.riichi = hand.riichi
-        self.double_riichi = hand.double_riichi
-        self.ippatsu = hand.ippatsu
-        self.last_tile = hand.last_tile
-        self.kong_replacement = hand.kong_replacement
-        self.robbing_kong = hand.robbing_kong
-        self.heavenly = hand.heavenly_win
-        self.earthly = hand.earthly_win
-        self.human = hand.human_win
+        self.riichi = riichi = hand.riichi
+        self.double_riichi = double = hand.double_riichi
+        self.ippatsu = ippatsu = hand.ippatsu
+        self.last_tile = last = hand.last_tile
+        self.kong_replacement = rinshan = hand.kong_replacement
+        self.robbing_kong = chankan = hand.robbing_kong
+        self.heavenly = heavenly = hand.heavenly_win
+        self.earthly = earthly = hand.earthly_win
+        self.human = human = hand.human_win
         #: kinds whose pair scores fu and whose set is yakuhai: the dragons, the seat and round winds
-        self.valued = _DRAGON_SET | {self.seat, self.round}
+        self.valued = _DRAGON_SET | {seat, round_}
+        features = 0 if is_open else CLOSED
+        if riichi or double or ippatsu:
+            features |= RIICHI_ANY
+        if tsumo:
+            features |= TSUMO
+        if rinshan or chankan or last:
+            features |= LUCK
+        if heavenly or earthly or human:
+            features |= BLESSING
+        if mask & TERMINAL_OR_HONOUR_MASK:
+            features |= SOME_TERMINAL_HONOUR
+            if not mask & ~TERMINAL_OR_HONOUR_MASK:
+                features |= ONLY_TERMINALS_HONOURS
+            if max(counts[27:]) >= 3:
+                features |= HONOUR_TRIPLET
+        else:
+            features |= ONLY_SIMPLES
+        if self.suit >= 0:
+            features |= ONE_SUIT
+        if not mask & ~_GREEN_MASK:
+            features |= ONLY_GREEN
+        if kongs >= 3:
+            features |= THREE_KONGS
+        self.features = features
 
 
 class Reading:
@@ -130,10 +200,10 @@ class Reading:
 
     sets: (block index, kind, is_kong, concealed) for each pung or kong; a pung completed by a discard (ron)
     is not concealed. chows: (block index, first kind). pair: the pair's kind. All three are empty (None)
-    outside the four-sets-and-a-pair shape.
+    outside the four-sets-and-a-pair shape. features: the reading features (how many chows and sets, the shape).
     """
 
-    __slots__ = ("arr", "shape", "sets", "chows", "pair", "pair_index", "wait", "concealed_sets")
+    __slots__ = ("arr", "shape", "sets", "chows", "pair", "pair_index", "wait", "concealed_sets", "features")
 
     def __init__(self, arr: Arrangement, tsumo: bool) -> None:
         self.arr = arr
@@ -143,7 +213,9 @@ class Reading:
         chows: list[tuple[int, int]] = []
         pair = None
         pair_index = -1
+        concealed_sets = 0
         if arr.shape == STANDARD:
+            win_block = arr.win_block
             for i, b in enumerate(arr.blocks):
                 t = b.type
                 if t == CHOW:
@@ -152,13 +224,17 @@ class Reading:
                     pair = b.tiles[0]
                     pair_index = i
                 else:
-                    concealed = b.concealed and (tsumo or i != arr.win_block)
+                    concealed = b.concealed and (tsumo or i != win_block)
+                    concealed_sets += concealed
                     sets.append((i, b.tiles[0], len(b.tiles) == 4, concealed))
+            self.features = _CHOW_BITS[len(chows)] | _SET_BITS[len(sets)]
+        else:
+            self.features = _SHAPE_FEATURES.get(arr.shape, 0)
         self.sets = sets
         self.chows = chows
         self.pair = pair
         self.pair_index = pair_index
-        self.concealed_sets = sum(1 for s in sets if s[3])
+        self.concealed_sets = concealed_sets
 
 
 Test = Callable[[Facts, "Reading | None"], Any]
@@ -166,8 +242,9 @@ Test = Callable[[Facts, "Reading | None"], Any]
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
-    """One riichi pattern. ``needs``: "hand" (the predicate reads only Facts, once per hand), or what a reading
-    must have for the predicate to be asked: "chows", "sets", or its shape ("seven_pairs", "thirteen_orphans")."""
+    """One riichi pattern. ``needs``: the features (bits above) that must all be shown for the predicate to be
+    asked. A pattern that needs a reading feature (chows, sets, a shape) is asked of each reading; the others
+    read only Facts and are asked once per hand."""
 
     id: str
     name_en: str
@@ -175,11 +252,16 @@ class Yaku:
     closed: int
     open: int
     test: Test
-    needs: str = "hand"
+    needs: int
     yakuman: int = 0
     excludes: tuple[str, ...] = ()
     #: which tiles an item shows when the predicate answers True: "hand", "win" (the winning tile) or "none"
     shows: str = "hand"
+
+    @property
+    def per_reading(self) -> bool:
+        """True when the pattern depends on how the hand is read (asked of each reading)."""
+        return bool(self.needs & _READING_FEATURES)
 
     def han(self, is_open: bool, double_yakuman: bool) -> int:
         """The han this pattern is worth in a hand (0: it does not count in such a hand)."""
@@ -192,7 +274,8 @@ class Yaku:
 
 
 def _all_in(allowed: frozenset[int]) -> Callable[[Facts, Reading | None], bool]:
-    return lambda f, r: f.kinds <= allowed
+    outside = ~_mask(allowed)
+    return lambda f, r: not f.mask & outside
 
 
 def _honitsu(f: Facts, r: Reading | None) -> bool:
@@ -204,7 +287,7 @@ def _chinitsu(f: Facts, r: Reading | None) -> bool:
 
 
 def _tanyao(f: Facts, r: Reading | None) -> bool:
-    return f.kinds.isdisjoint(TERMINAL_OR_HONOUR) and (not f.is_open or f.options["open_tanyao"])
+    return not f.mask & TERMINAL_OR_HONOUR_MASK and (not f.is_open or f.options["open_tanyao"])
 
 
 def _chuuren(f: Facts, r: Reading | None) -> bool:
@@ -359,13 +442,14 @@ def _renhou(as_yakuman: bool) -> Callable[[Facts, Reading | None], bool]:
 
 _WIND_NAMES = {EAST: ("east", "東"), SOUTH: ("south", "南"), WEST: ("west", "西"), NORTH: ("north", "北")}
 
-CHOWS, SETS = "chows", "sets"
-C, S, P7, P13 = CHOWS, SETS, SEVEN_PAIRS, THIRTEEN_ORPHANS
+C1, C2, C3, C4 = CHOWS_AT_LEAST[1:]
+S1, S2, S3, S4 = SETS_AT_LEAST[1:]
+P7, P13 = SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS_SHAPE
 
 #: Every pattern, in the order items are listed. The rule card gives the source of each value.
 YAKU: tuple[Yaku, ...] = (
     # situation (read from the hand's flags)
-    Yaku("riichi", "Riichi", "立直", 1, 0, lambda f, r: f.riichi, shows="none"),
+    Yaku("riichi", "Riichi", "立直", 1, 0, lambda f, r: f.riichi, RIICHI_ANY, shows="none"),
     Yaku(
         "double_riichi",
         "Double Riichi",
@@ -373,62 +457,94 @@ YAKU: tuple[Yaku, ...] = (
         2,
         0,
         lambda f, r: f.double_riichi,
+        RIICHI_ANY,
         excludes=("riichi",),
         shows="none",
     ),
-    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, lambda f, r: f.ippatsu, shows="win"),
-    Yaku("menzen_tsumo", "Menzen Tsumo", "門前清自摸和", 1, 0, lambda f, r: f.tsumo and not f.is_open, shows="win"),
-    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, lambda f, r: f.kong_replacement, shows="win"),
-    Yaku("chankan", "Chankan", "槍槓", 1, 1, lambda f, r: f.robbing_kong, shows="win"),
-    Yaku("haitei", "Haitei Raoyue", "海底摸月", 1, 1, lambda f, r: f.last_tile and f.tsumo, shows="win"),
-    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, lambda f, r: f.last_tile and not f.tsumo, shows="win"),
-    Yaku("renhou", "Renhou", "人和", 5, 0, _renhou(False)),
+    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, lambda f, r: f.ippatsu, RIICHI_ANY, shows="win"),
+    Yaku(
+        "menzen_tsumo",
+        "Menzen Tsumo",
+        "門前清自摸和",
+        1,
+        0,
+        lambda f, r: f.tsumo and not f.is_open,
+        TSUMO | CLOSED,
+        shows="win",
+    ),
+    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, lambda f, r: f.kong_replacement, LUCK, shows="win"),
+    Yaku("chankan", "Chankan", "槍槓", 1, 1, lambda f, r: f.robbing_kong, LUCK, shows="win"),
+    Yaku("haitei", "Haitei Raoyue", "海底摸月", 1, 1, lambda f, r: f.last_tile and f.tsumo, LUCK | TSUMO, shows="win"),
+    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, lambda f, r: f.last_tile and not f.tsumo, LUCK, shows="win"),
+    Yaku("renhou", "Renhou", "人和", 5, 0, _renhou(False), BLESSING),
     # one han
-    Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, C),
-    Yaku("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao),
-    Yaku("iipeikou", "Iipeikou", "一盃口", 1, 0, _iipeikou, C),
-    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), S),
-    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), S),
-    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), S),
+    Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, C4 | CLOSED),
+    Yaku("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao, ONLY_SIMPLES),
+    Yaku("iipeikou", "Iipeikou", "一盃口", 1, 0, _iipeikou, C2 | CLOSED),
+    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), S1 | HONOUR_TRIPLET),
+    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), S1 | HONOUR_TRIPLET),
+    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), S1 | HONOUR_TRIPLET),
     *(
-        Yaku(f"yakuhai_seat_{en}", f"Yakuhai (seat wind {en})", f"自風 {ja}", 1, 1, _wind_set(w, "seat"), S)
+        Yaku(
+            f"yakuhai_seat_{en}",
+            f"Yakuhai (seat wind {en})",
+            f"自風 {ja}",
+            1,
+            1,
+            _wind_set(w, "seat"),
+            S1 | HONOUR_TRIPLET,
+        )
         for w, (en, ja) in _WIND_NAMES.items()
     ),
     *(
-        Yaku(f"yakuhai_round_{en}", f"Yakuhai (round wind {en})", f"場風 {ja}", 1, 1, _wind_set(w, "round"), S)
+        Yaku(
+            f"yakuhai_round_{en}",
+            f"Yakuhai (round wind {en})",
+            f"場風 {ja}",
+            1,
+            1,
+            _wind_set(w, "round"),
+            S1 | HONOUR_TRIPLET,
+        )
         for w, (en, ja) in _WIND_NAMES.items()
     ),
     # two han
     Yaku("chiitoitsu", "Chiitoitsu", "七対子", 2, 0, _always, P7),
-    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), C),
-    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, C),
-    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, C),
-    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, S),
-    Yaku("sankantsu", "Sankantsu", "三槓子", 2, 2, _kongs(3)),
-    Yaku("toitoi", "Toitoi", "対々和", 2, 2, _toitoi, S),
-    Yaku("sanankou", "Sanankou", "三暗刻", 2, 2, _concealed_sets(3), S),
-    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), S),
-    Yaku("honroutou", "Honroutou", "混老頭", 2, 2, _all_in(TERMINAL_OR_HONOUR)),
+    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), C1 | SOME_TERMINAL_HONOUR),
+    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, C3),
+    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, C3),
+    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, S3),
+    Yaku("sankantsu", "Sankantsu", "三槓子", 2, 2, _kongs(3), THREE_KONGS),
+    Yaku("toitoi", "Toitoi", "対々和", 2, 2, _toitoi, S4),
+    Yaku("sanankou", "Sanankou", "三暗刻", 2, 2, _concealed_sets(3), S3),
+    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), S2 | HONOUR_TRIPLET),
+    Yaku("honroutou", "Honroutou", "混老頭", 2, 2, _all_in(TERMINAL_OR_HONOUR), ONLY_TERMINALS_HONOURS),
     # three han and more
-    Yaku("ryanpeikou", "Ryanpeikou", "二盃口", 3, 0, _ryanpeikou, C, excludes=("iipeikou",)),
-    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), C),
-    Yaku("honitsu", "Honitsu", "混一色", 3, 2, _honitsu),
-    Yaku("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu),
+    Yaku("ryanpeikou", "Ryanpeikou", "二盃口", 3, 0, _ryanpeikou, C4 | CLOSED, excludes=("iipeikou",)),
+    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), C1 | SOME_TERMINAL_HONOUR),
+    Yaku("honitsu", "Honitsu", "混一色", 3, 2, _honitsu, ONE_SUIT),
+    Yaku("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu, ONE_SUIT),
     # yakuman
-    Yaku("tenhou", "Tenhou", "天和", 13, 0, lambda f, r: f.heavenly, yakuman=1),
-    Yaku("chiihou", "Chiihou", "地和", 13, 0, lambda f, r: f.earthly, yakuman=1),
-    Yaku("renhou_yakuman", "Renhou (yakuman)", "人和", 13, 0, _renhou(True), yakuman=1),
+    Yaku("tenhou", "Tenhou", "天和", 13, 0, lambda f, r: f.heavenly, BLESSING, yakuman=1),
+    Yaku("chiihou", "Chiihou", "地和", 13, 0, lambda f, r: f.earthly, BLESSING, yakuman=1),
+    Yaku("renhou_yakuman", "Renhou (yakuman)", "人和", 13, 0, _renhou(True), BLESSING, yakuman=1),
     Yaku("kokushi", "Kokushi Musou", "国士無双", 13, 0, _always, P13, yakuman=1),
     Yaku("kokushi_13", "Kokushi Musou Juusanmen", "国士無双十三面待ち", 13, 0, _thirteen_sided, P13, 2, ("kokushi",)),
-    Yaku("suuankou", "Suuankou", "四暗刻", 13, 0, _suuankou, S, yakuman=1),
-    Yaku("suuankou_tanki", "Suuankou Tanki", "四暗刻単騎", 13, 0, _suuankou_tanki, S, 2, ("suuankou",)),
-    Yaku("daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), S, yakuman=1),
-    Yaku("shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), S, yakuman=1),
-    Yaku("daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), S, yakuman=2),
-    Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOUR_KINDS), yakuman=1),
-    Yaku("ryuuiisou", "Ryuuiisou", "緑一色", 13, 13, _all_in(GREEN), yakuman=1),
-    Yaku("chinroutou", "Chinroutou", "清老頭", 13, 13, _all_in(TERMINAL_KINDS), yakuman=1),
-    Yaku("chuuren", "Chuuren Poutou", "九蓮宝燈", 13, 0, _chuuren, yakuman=1),
+    Yaku("suuankou", "Suuankou", "四暗刻", 13, 0, _suuankou, S4, yakuman=1),
+    Yaku("suuankou_tanki", "Suuankou Tanki", "四暗刻単騎", 13, 0, _suuankou_tanki, S4, 2, ("suuankou",)),
+    Yaku(
+        "daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), S3 | HONOUR_TRIPLET, yakuman=1
+    ),
+    Yaku(
+        "shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), S3 | HONOUR_TRIPLET, yakuman=1
+    ),
+    Yaku(
+        "daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), S4 | HONOUR_TRIPLET, yakuman=2
+    ),
+    Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOUR_KINDS), ONLY_TERMINALS_HONOURS, yakuman=1),
+    Yaku("ryuuiisou", "Ryuuiisou", "緑一色", 13, 13, _all_in(GREEN), ONLY_GREEN, yakuman=1),
+    Yaku("chinroutou", "Chinroutou", "清老頭", 13, 13, _all_in(TERMINAL_KINDS), ONLY_TERMINALS_HONOURS, yakuman=1),
+    Yaku("chuuren", "Chuuren Poutou", "九蓮宝燈", 13, 0, _chuuren, ONE_SUIT | CLOSED, yakuman=1),
     Yaku(
         "junsei_chuuren",
         "Junsei Chuuren Poutou",
@@ -436,26 +552,32 @@ YAKU: tuple[Yaku, ...] = (
         13,
         0,
         _junsei_chuuren,
+        ONE_SUIT | CLOSED,
         yakuman=2,
         excludes=("chuuren",),
     ),
-    Yaku("suukantsu", "Suukantsu", "四槓子", 13, 13, _kongs(4), yakuman=1),
+    Yaku("suukantsu", "Suukantsu", "四槓子", 13, 13, _kongs(4), THREE_KONGS, yakuman=1),
 )
 
 BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU}
 #: the place of each pattern in YAKU: items are listed in this order
 ORDER: dict[str, int] = {y.id: i for i, y in enumerate(YAKU)}
-HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.needs == "hand")
+HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if not y.per_reading)
+_READING_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.per_reading)
 _SEAT_YAKU = {w: f"yakuhai_seat_{en}" for w, (en, _) in _WIND_NAMES.items()}
 _ROUND_YAKU = {w: f"yakuhai_round_{en}" for w, (en, _) in _WIND_NAMES.items()}
+_WIND_YAKU = set(_SEAT_YAKU.values()) | set(_ROUND_YAKU.values())
 
 
 @cache
-def reading_yaku(seat: int, round_: int) -> dict[str, tuple[Yaku, ...]]:
-    """The patterns a reading asks, by what they need; the wind yakuhai only for this seat and round."""
-    winds = set(_SEAT_YAKU.values()) | set(_ROUND_YAKU.values())
+def hand_asks(features: int) -> tuple[Yaku, ...]:
+    """The patterns of the whole hand worth asking of a hand with these features (``Facts.features``)."""
+    return tuple(y for y in HAND_YAKU if not y.needs & ~features)
+
+
+@cache
+def reading_asks(seat: int, round_: int, features: int) -> tuple[Yaku, ...]:
+    """The patterns worth asking of a reading with these features (the hand's and the reading's together);
+    the wind yakuhai only for this seat and round."""
     keep = {_SEAT_YAKU[seat], _ROUND_YAKU[round_]}
-    out: dict[str, tuple[Yaku, ...]] = {}
-    for needs in (C, S, P7, P13):
-        out[needs] = tuple(y for y in YAKU if y.needs == needs and (y.id not in winds or y.id in keep))
-    return out
+    return tuple(y for y in _READING_YAKU if not y.needs & ~features and (y.id not in _WIND_YAKU or y.id in keep))

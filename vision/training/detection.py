@@ -57,7 +57,8 @@ def color_jitter(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tuple[np.ndarray, np.ndarray]:
     """A ``crop`` x ``crop`` training window: the picture squeezed to about ``DETECT_SIZE`` (times a random
-    scale and stretch), cut at random, turned by a multiple of 90 degrees, maybe mirrored, colour-jittered.
+    scale and stretch), cut at random (mostly around a tile), turned by a multiple of 90 degrees, maybe
+    mirrored, colour-jittered.
 
     Returns the window (crop, crop, 3) uint8 and the boxes in it (tiles mostly outside the window dropped,
     those mostly inside clipped to it).
@@ -76,6 +77,10 @@ def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tupl
     canvas[:] = rng.integers(0, 256, 3) if rng.random() < 0.5 else 114
     x0 = int(rng.integers(0, iw - crop + 1)) if iw > crop else -int(rng.integers(0, crop - iw + 1))
     y0 = int(rng.integers(0, ih - crop + 1)) if ih > crop else -int(rng.integers(0, crop - ih + 1))
+    if len(boxes) and rng.random() < 0.75:  # most windows hold tiles: put one tile's centre anywhere in it
+        bx1, by1, bx2, by2 = boxes[int(rng.integers(len(boxes)))]
+        x0 = int((bx1 + bx2) / 2 - rng.uniform(0.05, 0.95) * crop)
+        y0 = int((by1 + by2) / 2 - rng.uniform(0.05, 0.95) * crop)
     sx1, sy1 = max(x0, 0), max(y0, 0)
     sx2, sy2 = min(x0 + crop, iw), min(y0 + crop, ih)
     canvas[sy1 - y0 : sy2 - y0, sx1 - x0 : sx2 - x0] = image[sy1:sy2, sx1:sx2]

@@ -194,7 +194,6 @@ def _declared_block(t: str, kinds: tuple[int, ...], is_open: bool, index: int) -
     return Block(t, kinds, not is_open, index)
 
 
-@cache
 def _suit_blocks(counts: tuple[int, ...], base: int, honours: bool) -> tuple[bool, tuple[tuple[Block, ...], ...]]:
     """(holds the pair, every split of one suit group as blocks) for the counts of the group that starts at kind
     ``base``; no split when its tile count is 1 mod 3."""
@@ -205,16 +204,24 @@ def _suit_blocks(counts: tuple[int, ...], base: int, honours: bool) -> tuple[boo
     return pair == 2, tuple(tuple(_block(t, base + i) for t, i in opt) for opt in options)
 
 
+#: ``_suit_blocks`` of each suit group, by the group's counts: filled as counts come up (one lookup per group)
+_SUIT_MEMO: tuple[dict[tuple[int, ...], tuple[bool, tuple[tuple[Block, ...], ...]]], ...] = ({}, {}, {}, {})
+
+
 def _standard_blocks(closed: Sequence[int]) -> list[tuple[Block, ...]]:
     """The blocks of every split of ``closed`` into melds and one pair, in ``split_melds_pair`` order."""
+    c = tuple(closed)
     parts = []
     pairs = 0
-    for base, size, honours in _GROUPS:
-        pair, options = _suit_blocks(tuple(closed[base : base + size]), base, honours)
-        if not options:
+    for memo, (base, size, honours) in zip(_SUIT_MEMO, _GROUPS, strict=True):
+        key = c[base : base + size]
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _suit_blocks(key, base, honours)
+        if not found[1]:
             return []
-        pairs += pair
-        parts.append(options)
+        pairs += found[0]
+        parts.append(found[1])
     if pairs != 1:
         return []
     m, p, s, z = parts
@@ -256,7 +263,7 @@ def arrangements(
     Each (split, block holding the winning tile) pair is one arrangement: the same tiles read with the
     winning tile in a different block are different arrangements, because waits score differently.
     """
-    melds = tuple(_declared_block(t, tuple(ks), is_open, i) for i, (t, ks, is_open) in enumerate(declared))
+    melds = tuple(_declared_block(t, tuple(ks), o, i) for i, (t, ks, o) in enumerate(declared)) if declared else ()
     out: list[Arrangement] = []
     if shapes.standard:
         for blocks in _standard_blocks(closed):
@@ -275,7 +282,7 @@ def arrangements(
     fourteen = sum(closed) == 14
     if shapes.seven_pairs and fourteen and 1 not in closed and 3 not in closed and all(c % 2 == 0 for c in closed):
         if shapes.seven_pairs_four or all(c in (0, 2) for c in closed):
-            blocks = tuple(Block(PAIR, (k, k)) for k in range(NUM_KINDS) for _ in range(closed[k] // 2))
+            blocks = tuple(_block(PAIR, k) for k in range(NUM_KINDS) for _ in range(closed[k] // 2))
             win_block = next((i for i, b in enumerate(blocks) if b.first == win), None)
             out.append(Arrangement(SEVEN_PAIRS, blocks, win_block, SINGLE))
     if shapes.thirteen_orphans and fourteen and all(closed[k] for k in TERMINALS_AND_HONOURS):
@@ -316,7 +323,7 @@ def _with_win(shape: str, blocks: tuple[Block, ...], win: int | None) -> list[Ar
     out = []
     seen: list[tuple[str, tuple[int, ...]]] = []
     for i, b in enumerate(blocks):
-        if b.meld is not None or win not in b.tiles:
+        if win not in b.tiles or b.meld is not None:
             continue
         key = (b.type, b.tiles)
         if key in seen:  # the same block twice (twin chows, ...) makes one arrangement

@@ -184,13 +184,18 @@ class Hand:
         elif _kind(win) >= NUM_KINDS:
             raise HandError("bad_win_tile", f"the winning tile {win} is a flower; flowers go in 'flowers'")
         counts = [0] * NUM_KINDS
-        for code in self.concealed:
-            k = _kind(code)
-            if k >= NUM_KINDS:
-                raise HandError("bad_field", f"{code} is a flower: list it in 'flowers', not in 'concealed'")
-            counts[k] += 1
+        code = ""
+        try:
+            for code in self.concealed:
+                k = KIND_OF[code]
+                if k >= NUM_KINDS:
+                    raise HandError("bad_field", f"{code} is a flower: list it in 'flowers', not in 'concealed'")
+                counts[k] += 1
+        except KeyError:
+            kind(code)  # not a tile code: refused as ``kind`` words it
+            raise
         if win is not None:
-            counts[_kind(win)] += 1
+            counts[KIND_OF[win]] += 1
         for i, m in enumerate(self.melds):
             for k in _check_meld(m, i):
                 counts[k] += 1
@@ -198,11 +203,12 @@ class Hand:
             for k, n in enumerate(counts):
                 if n > max_copies and n:
                     raise HandError("too_many_copies", f"{n} copies of {code_of(k)}: a set has only {max_copies}")
-        if counts[4] > 1 or counts[13] > 1 or counts[22] > 1:  # two fives of a suit: are both red?
-            reds = Counter(t for t in self.all_tiles if t[0] == "0")
-            for code, n in reds.items():
-                if n > 1:
-                    raise HandError("too_many_copies", f"{n} copies of the red five {code}: a set has one")
+        for red, five in _RED_FIVES:
+            if counts[five] > 1 and _copies(self, red) > 1:  # two fives of the suit, both red
+                reds = Counter(t for t in self.all_tiles if t[0] == "0")
+                for code, n in reds.items():
+                    if n > 1:
+                        raise HandError("too_many_copies", f"{n} copies of the red five {code}: a set has one")
         if len(self.flowers) > 1 and len(set(self.flowers)) < len(self.flowers):
             for code, n in Counter(self.flowers).items():
                 if n > 1:
@@ -214,6 +220,14 @@ class Hand:
                 f"wrong tile count: {held} concealed (winning tile included) and {len(self.melds)} meld(s) "
                 f"make {self.tile_count + 1}; this rule set needs {hand_size + 1} (a kong counts as 3)",
             )
+
+
+def _copies(hand: Hand, code: str) -> int:
+    """How many times ``code`` is written among the concealed tiles, the winning tile and the melds."""
+    return hand.concealed.count(code) + (hand.win_tile == code) + sum(m.tiles.count(code) for m in hand.melds)
+
+
+_RED_FIVES = (("0m", 4), ("0p", 13), ("0s", 22))
 
 
 def _kind(code: str) -> int:
@@ -253,7 +267,7 @@ def _meld_from_json(obj: Any, index: int) -> Meld:
 def _check_meld(m: Meld, index: int) -> list[int]:
     """The meld's kinds, sorted; HandError if it is no meld of its type."""
     try:
-        ks = sorted([KIND_OF[t] for t in m.tiles])
+        ks = sorted(map(KIND_OF.__getitem__, m.tiles))
     except (KeyError, TypeError):  # not a tile code: refused as the checks below word it
         _meld_where(m, index)
         ks = sorted(m.kinds)

@@ -13,11 +13,11 @@ from functools import cache
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Block, Shapes, arrangements
+from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Shapes, arrangements
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.result import Item, Score
-from scoring.rules.riichi_points import base_points, fu, paid, payments, settle
+from scoring.rules.riichi_points import SET_REASONS, base_points, fu, paid, payments, settle
 from scoring.rules.riichi_yaku import (
     KIND,
     ORDER,
@@ -226,11 +226,7 @@ class Riichi(RuleSet):
             met = hand_met + [
                 (y, got) for y in reading_asks(f.seat, f.round, f.features | r.features) if (got := y.test(f, r))
             ]
-            if len(met) > 1:
-                met = _without_excluded(met)
-            yakuman = [m for m in met if m[0].yakuman]
-            counted = yakuman or [m for m in met if m[0].han(is_open, double)]
-            han = sum(m[0].han(is_open, double) for m in counted)
+            counted, han, yakuman = _counted(met, is_open, double)
             if not han and best is not None and best[0][0]:
                 continue  # no yaku: worth nothing, and an earlier reading is worth something
             fu_, raw, entries = fu(f, r)
@@ -242,7 +238,7 @@ class Riichi(RuleSet):
                     han += dora[0]
                 base = base_points(han, fu_, han // 13 if yakuman else 0, options)[0]
                 value = paid(base, f.dealer, tsumo)
-            key = (value, bool(yakuman), han, fu_, raw)
+            key = (value, yakuman, han, fu_, raw)
             if best is None or key > best[0]:
                 best = (key, r, counted, fu_, entries)
         assert best is not None
@@ -263,21 +259,19 @@ class Riichi(RuleSet):
         dora: tuple[int, list[Item]] | None,
     ) -> Score:
         """The score of the chosen reading: items with their tiles, fu details, points and notes."""
-        groups = _code_groups(hand, r)
+        groups = _code_groups(hand, r, f.reds)
+        every = [c for g in groups for c in g]
         double = options["double_yakuman"]
-        counted = sorted(counted, key=lambda m: ORDER[m[0].id])
-        items = [
-            Item(
-                y.id,
-                y.name_en,
-                y.han(f.is_open, double),
-                tiles=_item_tiles(y, got, groups, hand.win_tile),
-                names={"name_ja": y.name_ja},
-                extra={"yakuman": y.yakuman if double else 1} if y.yakuman else {},
-            )
-            for y, got in counted
-        ]
-        han = sum(i.value for i in items)
+        if len(counted) > 1:
+            counted = sorted(counted, key=lambda m: ORDER[m[0].id])
+        items = []
+        han = 0
+        for y, got in counted:
+            value = y.han(f.is_open, double)
+            han += value
+            extra = {"yakuman": y.yakuman if double else 1} if y.yakuman else {}
+            tiles = _item_tiles(y, got, groups, every, hand.win_tile)
+            items.append(Item(y.id, y.name_en, value, 1, tiles, {"name_ja": y.name_ja}, extra))
         n_yakuman = han // 13 if counted[0][0].yakuman else 0
         notes = _notes(hand, options, f, r, {y.id for y, _ in counted})
         if n_yakuman:
@@ -292,12 +286,7 @@ class Riichi(RuleSet):
         points = settle(base, f.dealer, f.tsumo, hand.honba, hand.riichi_sticks)
         points["limit"] = limit
         fu_details = [
-            {
-                "reason": why,
-                "name_en": _FU_NAMES.get(why) or _set_name(why),
-                "fu": n,
-                "tiles": groups[i] if i >= 0 else [],
-            }
+            {"reason": why, "name_en": _FU_NAMES[why], "fu": n, "tiles": groups[i] if i >= 0 else []}
             for why, n, i in entries
         ]
         return Score(
@@ -357,16 +346,17 @@ def _check_indicators(hand: Hand, options: dict[str, Any], f: Facts) -> None:
             counts[KIND[code]] += 1
             if code[0] == "0":
                 reds[_RED_SUIT[code]] += 1
-    for suit, n in zip("mps", reds, strict=True):
-        if n > 1:
-            raise HandError("too_many_copies", f"{n} copies of the red five 0{suit} in the hand and the indicators")
+    if max(reds) > 1:
+        for suit, n in zip("mps", reds, strict=True):
+            if n > 1:
+                raise HandError("too_many_copies", f"{n} copies of the red five 0{suit} in the hand and the indicators")
     if max(counts) > 4:
         for k in range(34):
             if counts[k] > 4:
                 raise HandError(
                     "too_many_copies", f"{counts[k]} copies of {code_of(k)} in the hand and indicators: 4 exist"
                 )
-    if options["red_fives"]:
+    if options["red_fives"] and (counts[4] > 3 or counts[13] > 3 or counts[22] > 3):
         for suit, k, n in zip("mps", FIVES, reds, strict=True):
             if counts[k] - n == 4:
                 raise HandError(
@@ -383,9 +373,26 @@ def _check_indicators(hand: Hand, options: dict[str, Any], f: Facts) -> None:
         )
 
 
-def _without_excluded(met: list[tuple[Yaku, Any]]) -> list[tuple[Yaku, Any]]:
-    gone = {x for y, _ in met for x in y.excludes}
-    return [m for m in met if m[0].id not in gone] if gone else met
+def _counted(met: list[tuple[Yaku, Any]], is_open: bool, double: bool) -> tuple[list[tuple[Yaku, Any]], int, bool]:
+    """(the patterns that count, their han, whether they are yakuman) of the patterns a reading shows: the
+    yakuman alone when there is one, else every pattern worth han in this hand; exclusions applied."""
+    if len(met) > 1:
+        gone = {x for y, _ in met for x in y.excludes}
+        if gone:
+            met = [m for m in met if m[0].id not in gone]
+    yakuman: list[tuple[Yaku, Any]] = []
+    others: list[tuple[Yaku, Any]] = []
+    han_yakuman = han_others = 0
+    for m in met:
+        y = m[0]
+        value = y.han(is_open, double)
+        if y.yakuman:
+            yakuman.append(m)
+            han_yakuman += value
+        elif value:
+            others.append(m)
+            han_others += value
+    return (yakuman, han_yakuman, True) if yakuman else (others, han_others, False)
 
 
 def _dora(hand: Hand, f: Facts, options: dict[str, Any]) -> tuple[int, list[Item]]:
@@ -393,13 +400,16 @@ def _dora(hand: Hand, f: Facts, options: dict[str, Any]) -> tuple[int, list[Item
     han = 0
     items: list[Item] = []
     lists = [("dora", "Dora", "ドラ", hand.dora_indicators)]
-    if f.riichi or f.double_riichi:
+    if f.riichi:
         lists.append(("ura_dora", "Ura Dora", "裏ドラ", hand.ura_dora_indicators))
+    counts = f.counts
     for id_, en, ja, indicators in lists:
         if not indicators:
             continue
         doras = [_DORA_OF[KIND[c]] for c in indicators]
-        n = sum(f.counts[k] for k in doras)
+        n = 0
+        for k in doras:
+            n += counts[k]
         if n:
             shown = sorted({t for t in hand.all_tiles if KIND[t] in doras}, key=lambda t: (KIND[t], t))
             items.append(Item(id_, en, 1, n, shown, {"name_ja": ja}))
@@ -411,40 +421,43 @@ def _dora(hand: Hand, f: Facts, options: dict[str, Any]) -> tuple[int, list[Item
     return han, items
 
 
-def _code_groups(hand: Hand, r: Reading) -> list[list[str]]:
+def _code_groups(hand: Hand, r: Reading, reds: list[str]) -> list[list[str]]:
     """The chosen arrangement as lists of codes, a red five placed in the first block of its kind."""
     arr = r.arr
     if not arr.blocks:
-        groups = [[_CODE[k] for k in arr.singles]]
-    else:
-        groups = [
-            list(hand.melds[b.meld].tiles) if b.meld is not None else [_CODE[k] for k in b.tiles] for b in arr.blocks
-        ]
-    for red in (*hand.concealed, hand.win_tile or ""):
-        if red[:1] == "0":
+        return [list(_codes(arr.singles))]
+    melds = hand.melds
+    groups = [list(_codes(b.tiles)) if b.meld is None else list(melds[b.meld].tiles) for b in arr.blocks]
+    for red in reds:
+        if red in hand.concealed or red == hand.win_tile:
             plain = "5" + red[1]
-            group = next(g for g, b in zip(groups, arr.blocks or (None,), strict=True) if _held(b) and plain in g)
+            group = next(g for g, b in zip(groups, arr.blocks, strict=True) if b.meld is None and plain in g)
             group[group.index(plain)] = red
     return groups
 
 
-def _held(block: Block | None) -> bool:
-    """True for a block formed in the hand (not a declared meld), and for the singles of thirteen orphans."""
-    return block is None or block.meld is None
+@cache
+def _codes(kinds: tuple[int, ...]) -> tuple[str, ...]:
+    """The plain codes of some kinds (the tiles of a block)."""
+    return tuple(_CODE[k] for k in kinds)
 
 
-def _item_tiles(y: Yaku, got: Any, groups: list[list[str]], win: str | None) -> list[str]:
+def _item_tiles(y: Yaku, got: Any, groups: list[list[str]], every: list[str], win: str | None) -> list[str]:
+    """The tiles an item shows: its blocks, the winning tile, none, or ``every`` tile of the hand."""
     if got is not True:
         return [c for i in got for c in groups[i]]
     if y.shows == "win":
         return [win] if win else []
     if y.shows == "none":
         return []
-    return [c for g in groups for c in g]
+    return list(every)
 
 
 def _set_name(reason: str) -> str:
     return reason.replace("_", " ").replace("terminal", "terminal or honour")
+
+
+_FU_NAMES.update({reason: _set_name(reason) for reason in SET_REASONS})
 
 
 def _limit_note(han: int, fu_: int, limit: str) -> str:
@@ -467,7 +480,7 @@ def _notes(hand: Hand, options: dict[str, Any], f: Facts, r: Reading, ids: set[s
         notes.append(f"the pung of {code_of(f.win)} completed by a discard counts as open (fu, concealed pungs)")
     if f.is_open and "tanyao" in ids:
         notes.append("open tanyao (kuitan) counts: option open_tanyao")
-    if hand.ura_dora_indicators and not (f.riichi or f.double_riichi):
+    if hand.ura_dora_indicators and not f.riichi:
         notes.append("ura dora indicators ignored: ura dora count only after riichi")
     if "renhou" in ids:
         notes.append("renhou counted as 5 han (option renhou_yakuman is off)")

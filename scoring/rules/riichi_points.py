@@ -25,6 +25,8 @@ _SET_REASON = {
     for k in (False, True)
     for c in (False, True)
 }
+#: the reason ids of the set entries (open_pung, concealed_terminal_kong, ...)
+SET_REASONS = tuple(_SET_REASON.values())
 _WAIT_FU = {EDGE: "edge_wait", CLOSED: "closed_wait", SINGLE: "single_wait"}
 
 #: (han needed, base points, name) of the limits from mangan up, highest first

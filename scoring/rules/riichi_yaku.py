@@ -52,10 +52,13 @@ TERMINAL_OR_HONOUR_MASK = _mask(TERMINAL_OR_HONOUR)
 _HONOUR_MASK = _mask(HONOUR_KINDS)
 _GREEN_MASK = _mask(GREEN)
 _SUIT_MASK = 0x1FF  # the nine kinds of a suit, shifted by 9 x suit
+_BIT = tuple(1 << k for k in range(34))
+_RED_FIVES = (("0m", 4), ("0p", 13), ("0s", 22))
 
 #: the kind of every code (red fives included), looked up instead of parsed in the hot paths
 KIND: dict[str, int] = {code_of(k): k for k in range(34)} | {"0m": 4, "0p": 13, "0s": 22}
 _WIND_KIND = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+_VALUED = {(seat, round_): _DRAGON_SET | {seat, round_} for seat in WINDS for round_ in WINDS}
 
 # ---- features: what a hand or a reading shows, as bits; ``Yaku.needs`` is a mask of them ---------------------
 
@@ -87,18 +90,21 @@ _SET_BITS = tuple(sum(SETS_AT_LEAST[: n + 1]) for n in range(5))
 class Facts:
     """What holds for the whole hand, whatever the arrangement: computed once per hand.
 
-    closed_counts: the concealed tiles with the winning tile (34 counts); counts: every tile, kongs as 4.
+    hand: the hand itself (its situation flags are read from it). closed_counts: the concealed tiles with the
+    winning tile (34 counts); counts: every tile, kongs as 4. riichi: riichi or double riichi declared.
     mask: the kinds held, as bits; reds: the red five codes among the hand's tiles; features: the hand
     features (the bits above) that ``Yaku.needs`` is checked against.
     """
 
     __slots__ = (
+        "hand",
         "options",
         "is_open",
         "tsumo",
         "seat",
         "round",
         "dealer",
+        "riichi",
         "mask",
         "suit",
         "honours",
@@ -108,34 +114,31 @@ class Facts:
         "declared",
         "kongs",
         "reds",
-        "riichi",
-        "double_riichi",
-        "ippatsu",
-        "last_tile",
-        "kong_replacement",
-        "robbing_kong",
-        "heavenly",
-        "earthly",
-        "human",
         "valued",
         "features",
     )
 
     def __init__(self, hand: Hand, options: dict[str, Any]) -> None:
+        self.hand = hand
         self.options = options
         closed = [0] * 34
+        mask = 0
         for code in hand.concealed:
-            closed[KIND[code]] += 1
+            k = KIND[code]
+            closed[k] += 1
+            mask |= _BIT[k]
         self.win = win = KIND[hand.win_tile or ""]
         closed[win] += 1
+        mask |= _BIT[win]
         counts = list(closed)
         declared = []
         kongs = 0
         is_open = False
         for m in hand.melds:
-            ks = tuple([KIND[c] for c in m.tiles])
+            ks = tuple(map(KIND.__getitem__, m.tiles))
             for k in ks:
                 counts[k] += 1
+                mask |= _BIT[k]
             declared.append((m.type, ks, m.open))
             kongs += len(ks) == 4
             is_open = is_open or m.open
@@ -144,39 +147,36 @@ class Facts:
         self.declared = declared
         self.kongs = kongs
         self.is_open = is_open
-        mask = 0
-        for k, n in enumerate(counts):
-            if n:
-                mask |= 1 << k
         self.mask = mask
-        self.reds = [t for t in hand.all_tiles if t[0] == "0"] if counts[4] or counts[13] or counts[22] else []
-        suits = [s for s in (0, 1, 2) if mask >> 9 * s & _SUIT_MASK]
+        self.reds = (
+            [red for red, five in _RED_FIVES if counts[five] and _holds(hand, red)]
+            if counts[4] or counts[13] or counts[22]
+            else []
+        )
+        man, pin, sou = mask & _SUIT_MASK, mask >> 9 & _SUIT_MASK, mask >> 18 & _SUIT_MASK
         #: the suit (0-2) when every number tile is of one suit, else -1
-        self.suit = suits[0] if len(suits) == 1 else -1
+        if man:
+            self.suit = -1 if pin or sou else 0
+        elif pin:
+            self.suit = -1 if sou else 1
+        else:
+            self.suit = 2 if sou else -1
         self.honours = bool(mask & _HONOUR_MASK)
         self.tsumo = tsumo = hand.self_drawn
         self.seat = seat = _WIND_KIND[hand.seat_wind]
         self.round = round_ = _WIND_KIND[hand.round_wind]
         self.dealer = hand.dealer or hand.seat_wind == "E"
-        self.riichi = riichi = hand.riichi
-        self.double_riichi = double = hand.double_riichi
-        self.ippatsu = ippatsu = hand.ippatsu
-        self.last_tile = last = hand.last_tile
-        self.kong_replacement = rinshan = hand.kong_replacement
-        self.robbing_kong = chankan = hand.robbing_kong
-        self.heavenly = heavenly = hand.heavenly_win
-        self.earthly = earthly = hand.earthly_win
-        self.human = human = hand.human_win
+        self.riichi = hand.riichi or hand.double_riichi
         #: kinds whose pair scores fu and whose set is yakuhai: the dragons, the seat and round winds
-        self.valued = _DRAGON_SET | {seat, round_}
+        self.valued = _VALUED[seat, round_]
         features = 0 if is_open else CLOSED
-        if riichi or double or ippatsu:
+        if self.riichi or hand.ippatsu:
             features |= RIICHI_ANY
         if tsumo:
             features |= TSUMO
-        if rinshan or chankan or last:
+        if hand.kong_replacement or hand.robbing_kong or hand.last_tile:
             features |= LUCK
-        if heavenly or earthly or human:
+        if hand.heavenly_win or hand.earthly_win or hand.human_win:
             features |= BLESSING
         if mask & TERMINAL_OR_HONOUR_MASK:
             features |= SOME_TERMINAL_HONOUR
@@ -193,6 +193,11 @@ class Facts:
         if kongs >= 3:
             features |= THREE_KONGS
         self.features = features
+
+
+def _holds(hand: Hand, code: str) -> bool:
+    """True when ``code`` is among the concealed tiles, the winning tile or the melds' tiles."""
+    return code in hand.concealed or code == hand.win_tile or any(code in m.tiles for m in hand.melds)
 
 
 class Reading:
@@ -437,7 +442,7 @@ def _thirteen_sided(f: Facts, r: Reading) -> bool:
 
 
 def _renhou(as_yakuman: bool) -> Callable[[Facts, Reading | None], bool]:
-    return lambda f, r: f.human and f.options["renhou_yakuman"] == as_yakuman
+    return lambda f, r: f.hand.human_win and f.options["renhou_yakuman"] == as_yakuman
 
 
 _WIND_NAMES = {EAST: ("east", "東"), SOUTH: ("south", "南"), WEST: ("west", "西"), NORTH: ("north", "北")}
@@ -449,19 +454,19 @@ P7, P13 = SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS_SHAPE
 #: Every pattern, in the order items are listed. The rule card gives the source of each value.
 YAKU: tuple[Yaku, ...] = (
     # situation (read from the hand's flags)
-    Yaku("riichi", "Riichi", "立直", 1, 0, lambda f, r: f.riichi, RIICHI_ANY, shows="none"),
+    Yaku("riichi", "Riichi", "立直", 1, 0, lambda f, r: f.hand.riichi, RIICHI_ANY, shows="none"),
     Yaku(
         "double_riichi",
         "Double Riichi",
         "ダブル立直",
         2,
         0,
-        lambda f, r: f.double_riichi,
+        lambda f, r: f.hand.double_riichi,
         RIICHI_ANY,
         excludes=("riichi",),
         shows="none",
     ),
-    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, lambda f, r: f.ippatsu, RIICHI_ANY, shows="win"),
+    Yaku("ippatsu", "Ippatsu", "一発", 1, 0, lambda f, r: f.hand.ippatsu, RIICHI_ANY, shows="win"),
     Yaku(
         "menzen_tsumo",
         "Menzen Tsumo",
@@ -472,10 +477,19 @@ YAKU: tuple[Yaku, ...] = (
         TSUMO | CLOSED,
         shows="win",
     ),
-    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, lambda f, r: f.kong_replacement, LUCK, shows="win"),
-    Yaku("chankan", "Chankan", "槍槓", 1, 1, lambda f, r: f.robbing_kong, LUCK, shows="win"),
-    Yaku("haitei", "Haitei Raoyue", "海底摸月", 1, 1, lambda f, r: f.last_tile and f.tsumo, LUCK | TSUMO, shows="win"),
-    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, lambda f, r: f.last_tile and not f.tsumo, LUCK, shows="win"),
+    Yaku("rinshan", "Rinshan Kaihou", "嶺上開花", 1, 1, lambda f, r: f.hand.kong_replacement, LUCK, shows="win"),
+    Yaku("chankan", "Chankan", "槍槓", 1, 1, lambda f, r: f.hand.robbing_kong, LUCK, shows="win"),
+    Yaku(
+        "haitei",
+        "Haitei Raoyue",
+        "海底摸月",
+        1,
+        1,
+        lambda f, r: f.hand.last_tile and f.tsumo,
+        LUCK | TSUMO,
+        shows="win",
+    ),
+    Yaku("houtei", "Houtei Raoyui", "河底撈魚", 1, 1, lambda f, r: f.hand.last_tile and not f.tsumo, LUCK, shows="win"),
     Yaku("renhou", "Renhou", "人和", 5, 0, _renhou(False), BLESSING),
     # one han
     Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, C4 | CLOSED),
@@ -525,8 +539,8 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("honitsu", "Honitsu", "混一色", 3, 2, _honitsu, ONE_SUIT),
     Yaku("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu, ONE_SUIT),
     # yakuman
-    Yaku("tenhou", "Tenhou", "天和", 13, 0, lambda f, r: f.heavenly, BLESSING, yakuman=1),
-    Yaku("chiihou", "Chiihou", "地和", 13, 0, lambda f, r: f.earthly, BLESSING, yakuman=1),
+    Yaku("tenhou", "Tenhou", "天和", 13, 0, lambda f, r: f.hand.heavenly_win, BLESSING, yakuman=1),
+    Yaku("chiihou", "Chiihou", "地和", 13, 0, lambda f, r: f.hand.earthly_win, BLESSING, yakuman=1),
     Yaku("renhou_yakuman", "Renhou (yakuman)", "人和", 13, 0, _renhou(True), BLESSING, yakuman=1),
     Yaku("kokushi", "Kokushi Musou", "国士無双", 13, 0, _always, P13, yakuman=1),
     Yaku("kokushi_13", "Kokushi Musou Juusanmen", "国士無双十三面待ち", 13, 0, _thirteen_sided, P13, 2, ("kokushi",)),

@@ -194,40 +194,74 @@ def _declared_block(t: str, kinds: tuple[int, ...], is_open: bool, index: int) -
     return Block(t, kinds, not is_open, index)
 
 
-def _suit_blocks(counts: tuple[int, ...], base: int, honours: bool) -> tuple[bool, tuple[tuple[Block, ...], ...]]:
-    """(holds the pair, every split of one suit group as blocks) for the counts of the group that starts at kind
-    ``base``; no split when its tile count is 1 mod 3."""
+@dataclass(frozen=True, slots=True)
+class _SuitSplits:
+    """Every split of one suit group's counts into blocks (the pair included when the group's tile count is
+    2 mod 3). ``splits``: (blocks, where) per split, ``where`` giving for each kind the (index in blocks, wait)
+    of each distinct block that holds it, for a winning tile of that kind."""
+
+    pair: bool
+    splits: tuple[tuple[tuple[Block, ...], dict[int, tuple[tuple[int, str], ...]]], ...]
+
+
+def _suit_splits(counts: tuple[int, ...], base: int, honours: bool) -> _SuitSplits:
+    """The splits of the counts of the suit group that starts at kind ``base``; none when its tile count is
+    1 mod 3."""
     pair = sum(counts) % 3
     if pair == 1:
-        return False, ()
-    options = _split_suit(counts, pair == 2, honours)
-    return pair == 2, tuple(tuple(_block(t, base + i) for t, i in opt) for opt in options)
+        return _SuitSplits(False, ())
+    splits = []
+    for option in _split_suit(counts, pair == 2, honours):
+        blocks = tuple(_block(t, base + i) for t, i in option)
+        where: dict[int, list[tuple[int, str]]] = {}
+        for k in set(k for b in blocks for k in b.tiles):
+            seen: list[Block] = []
+            for i, b in enumerate(blocks):
+                if k in b.tiles and b not in seen:
+                    seen.append(b)
+                    where.setdefault(k, []).append((i, wait_of(b, k)))
+        splits.append((blocks, {k: tuple(v) for k, v in where.items()}))
+    return _SuitSplits(pair == 2, tuple(splits))
 
 
-#: ``_suit_blocks`` of each suit group, by the group's counts: filled as counts come up (one lookup per group)
-_SUIT_MEMO: tuple[dict[tuple[int, ...], tuple[bool, tuple[tuple[Block, ...], ...]]], ...] = ({}, {}, {}, {})
+#: ``_suit_splits`` of each suit group, by the group's counts: filled as counts come up (one lookup per group)
+_SUIT_MEMO: tuple[dict[tuple[int, ...], _SuitSplits], ...] = ({}, {}, {}, {})
 
 
-def _standard_blocks(closed: Sequence[int]) -> list[tuple[Block, ...]]:
-    """The blocks of every split of ``closed`` into melds and one pair, in ``split_melds_pair`` order."""
-    c = tuple(closed)
-    parts = []
-    pairs = 0
-    for memo, (base, size, honours) in zip(_SUIT_MEMO, _GROUPS, strict=True):
-        key = c[base : base + size]
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _suit_blocks(key, base, honours)
-        if not found[1]:
-            return []
-        pairs += found[0]
-        parts.append(found[1])
-    if pairs != 1:
+def _remember(group: int, counts: tuple[int, ...]) -> _SuitSplits:
+    """``_suit_splits`` of a suit group's counts, kept in ``_SUIT_MEMO``."""
+    base, _, honours = _GROUPS[group]
+    splits = _SUIT_MEMO[group][counts] = _suit_splits(counts, base, honours)
+    return splits
+
+
+def _standard(closed: Sequence[int], melds: tuple[Block, ...], win: int | None) -> list[Arrangement]:
+    """The melds + pair arrangements: every split of ``closed`` (in ``split_melds_pair`` order), then the
+    declared melds, once for each distinct block the winning tile can have completed."""
+    counts = tuple(closed)
+    memo_m, memo_p, memo_s, memo_z = _SUIT_MEMO
+    m = memo_m.get(key := counts[0:9]) or _remember(0, key)
+    p = memo_p.get(key := counts[9:18]) or _remember(1, key)
+    s = memo_s.get(key := counts[18:27]) or _remember(2, key)
+    z = memo_z.get(key := counts[27:34]) or _remember(3, key)
+    if not (m.splits and p.splits and s.splits and z.splits) or m.pair + p.pair + s.pair + z.pair != 1:
         return []
-    m, p, s, z = parts
-    if len(m) == len(p) == len(s) == len(z) == 1:
-        return [m[0] + p[0] + s[0] + z[0]]
-    return [a + b + c + d for a, b, c, d in product(m, p, s, z)]
+    ms, ps, ss, zs = m.splits, p.splits, s.splits, z.splits
+    combos = (
+        [(ms[0], ps[0], ss[0], zs[0])] if len(ms) == len(ps) == len(ss) == len(zs) == 1 else product(ms, ps, ss, zs)
+    )
+    if win is None:
+        return [Arrangement(STANDARD, a[0] + b[0] + c[0] + d[0] + melds, None, "") for a, b, c, d in combos]
+    group = min(win // 9, 3)
+    out = []
+    for a, b, c, d in combos:
+        where = (a, b, c, d)[group][1].get(win)
+        if where:
+            blocks = a[0] + b[0] + c[0] + d[0] + melds
+            offset = (0, len(a[0]), len(a[0]) + len(b[0]), len(blocks) - len(melds) - len(d[0]))[group]
+            for i, wait in where:
+                out.append(Arrangement(STANDARD, blocks, offset + i, wait))
+    return out
 
 
 def wait_of(block: Block, win: int) -> str:
@@ -266,8 +300,7 @@ def arrangements(
     melds = tuple(_declared_block(t, tuple(ks), o, i) for i, (t, ks, o) in enumerate(declared)) if declared else ()
     out: list[Arrangement] = []
     if shapes.standard:
-        for blocks in _standard_blocks(closed):
-            out.extend(_with_win(STANDARD, blocks + melds, win))
+        out = _standard(closed, melds, win)
     if shapes.knitted and len(melds) <= 1:
         for ks in KNITTED_SETS:
             if all(closed[k] for k in ks):

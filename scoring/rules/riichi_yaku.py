@@ -52,6 +52,7 @@ TERMINAL_OR_HONOUR_MASK = _mask(TERMINAL_OR_HONOUR)
 _HONOUR_MASK = _mask(HONOUR_KINDS)
 _GREEN_MASK = _mask(GREEN)
 _SUIT_MASK = 0x1FF  # the nine kinds of a suit, shifted by 9 x suit
+_MIDDLE_MASK = _mask(frozenset(s + r for s in (0, 9, 18) for r in (3, 4, 5)))  # the 4, 5 and 6 of each suit
 _BIT = tuple(1 << k for k in range(34))
 _RED_FIVES = (("0m", 4), ("0p", 13), ("0s", 22))
 
@@ -70,16 +71,24 @@ BLESSING = 1 << 3  # tenhou, chiihou or renhou
 CLOSED = 1 << 4  # no open meld
 ONLY_SIMPLES = 1 << 5
 ONLY_TERMINALS_HONOURS = 1 << 6
-SOME_TERMINAL_HONOUR = 1 << 7
+OUTSIDE_TILES = 1 << 7  # a terminal or honour and no 4, 5 or 6: every block can hold a terminal or honour
 ONE_SUIT = 1 << 8  # the number tiles are of one suit
 ONLY_GREEN = 1 << 9
 THREE_KONGS = 1 << 10  # three kongs or more
-HONOUR_TRIPLET = 1 << 11  # three or more copies of an honour
+FULL_SUIT = 1 << 11  # 1 to 9 of a suit
+THREE_SUIT_RUN = 1 << 12  # three consecutive ranks in each of the three suits
+THREE_SUIT_RANK = 1 << 13  # one rank in each of the three suits
+DRAGON_TRIPLET = 1 << 14  # three or more copies of a dragon
+WIND_TRIPLET = 1 << 15  # three or more copies of a wind
+#: three or more copies of this honour
+TRIPLET_OF = {k: 1 << (16 + k - 27) for k in HONOURS}
+_ALL_DRAGON_TRIPLETS = sum(TRIPLET_OF[k] for k in DRAGONS)
+_ALL_WIND_TRIPLETS = sum(TRIPLET_OF[k] for k in WINDS)
 #: reading features (``Reading.features``): at least n chows, at least n pungs or kongs, the shape
-CHOWS_AT_LEAST = (0, 1 << 12, 1 << 13, 1 << 14, 1 << 15)
-SETS_AT_LEAST = (0, 1 << 16, 1 << 17, 1 << 18, 1 << 19)
-SEVEN_PAIRS_SHAPE = 1 << 20
-THIRTEEN_ORPHANS_SHAPE = 1 << 21
+CHOWS_AT_LEAST = (0, 1 << 23, 1 << 24, 1 << 25, 1 << 26)
+SETS_AT_LEAST = (0, 1 << 27, 1 << 28, 1 << 29, 1 << 30)
+SEVEN_PAIRS_SHAPE = 1 << 31
+THIRTEEN_ORPHANS_SHAPE = 1 << 32
 _READING_FEATURES = sum(CHOWS_AT_LEAST) | sum(SETS_AT_LEAST) | SEVEN_PAIRS_SHAPE | THIRTEEN_ORPHANS_SHAPE
 _SHAPE_FEATURES = {SEVEN_PAIRS: SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS: THIRTEEN_ORPHANS_SHAPE}
 #: the reading features of 0-4 chows and 0-4 sets
@@ -179,15 +188,26 @@ class Facts:
         if hand.heavenly_win or hand.earthly_win or hand.human_win:
             features |= BLESSING
         if mask & TERMINAL_OR_HONOUR_MASK:
-            features |= SOME_TERMINAL_HONOUR
             if not mask & ~TERMINAL_OR_HONOUR_MASK:
                 features |= ONLY_TERMINALS_HONOURS
-            if max(counts[27:]) >= 3:
-                features |= HONOUR_TRIPLET
+            if not mask & _MIDDLE_MASK:
+                features |= OUTSIDE_TILES
+            if mask & _HONOUR_MASK and max(counts[27:]) >= 3:
+                for k in HONOURS:
+                    if counts[k] >= 3:
+                        features |= TRIPLET_OF[k] | (DRAGON_TRIPLET if k in _DRAGON_SET else WIND_TRIPLET)
         else:
             features |= ONLY_SIMPLES
         if self.suit >= 0:
             features |= ONE_SUIT
+        if man == _SUIT_MASK or pin == _SUIT_MASK or sou == _SUIT_MASK:
+            features |= FULL_SUIT
+        if man and pin and sou:
+            common = man & pin & sou  # the ranks held in all three suits
+            if common:
+                features |= THREE_SUIT_RANK
+                if common & common >> 1 & common >> 2:
+                    features |= THREE_SUIT_RUN
         if not mask & ~_GREEN_MASK:
             features |= ONLY_GREEN
         if kongs >= 3:
@@ -495,9 +515,9 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("pinfu", "Pinfu", "平和", 1, 0, _pinfu, C4 | CLOSED),
     Yaku("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao, ONLY_SIMPLES),
     Yaku("iipeikou", "Iipeikou", "一盃口", 1, 0, _iipeikou, C2 | CLOSED),
-    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), S1 | HONOUR_TRIPLET),
-    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), S1 | HONOUR_TRIPLET),
-    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), S1 | HONOUR_TRIPLET),
+    Yaku("yakuhai_haku", "Yakuhai (haku)", "役牌 白", 1, 1, _set_of(31), S1 | TRIPLET_OF[31]),
+    Yaku("yakuhai_hatsu", "Yakuhai (hatsu)", "役牌 發", 1, 1, _set_of(32), S1 | TRIPLET_OF[32]),
+    Yaku("yakuhai_chun", "Yakuhai (chun)", "役牌 中", 1, 1, _set_of(33), S1 | TRIPLET_OF[33]),
     *(
         Yaku(
             f"yakuhai_seat_{en}",
@@ -506,7 +526,7 @@ YAKU: tuple[Yaku, ...] = (
             1,
             1,
             _wind_set(w, "seat"),
-            S1 | HONOUR_TRIPLET,
+            S1 | TRIPLET_OF[w],
         )
         for w, (en, ja) in _WIND_NAMES.items()
     ),
@@ -518,24 +538,24 @@ YAKU: tuple[Yaku, ...] = (
             1,
             1,
             _wind_set(w, "round"),
-            S1 | HONOUR_TRIPLET,
+            S1 | TRIPLET_OF[w],
         )
         for w, (en, ja) in _WIND_NAMES.items()
     ),
     # two han
     Yaku("chiitoitsu", "Chiitoitsu", "七対子", 2, 0, _always, P7),
-    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), C1 | SOME_TERMINAL_HONOUR),
-    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, C3),
-    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, C3),
-    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, S3),
+    Yaku("chanta", "Chanta", "混全帯幺九", 2, 1, lambda f, r: _outside(f, r, True), C1 | OUTSIDE_TILES),
+    Yaku("ittsu", "Ittsu", "一気通貫", 2, 1, _ittsu, C3 | FULL_SUIT),
+    Yaku("sanshoku", "Sanshoku Doujun", "三色同順", 2, 1, _sanshoku, C3 | THREE_SUIT_RUN),
+    Yaku("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, S3 | THREE_SUIT_RANK),
     Yaku("sankantsu", "Sankantsu", "三槓子", 2, 2, _kongs(3), THREE_KONGS),
     Yaku("toitoi", "Toitoi", "対々和", 2, 2, _toitoi, S4),
     Yaku("sanankou", "Sanankou", "三暗刻", 2, 2, _concealed_sets(3), S3),
-    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), S2 | HONOUR_TRIPLET),
+    Yaku("shousangen", "Shousangen", "小三元", 2, 2, _group_sets(_DRAGON_SET, 2, True), S2 | DRAGON_TRIPLET),
     Yaku("honroutou", "Honroutou", "混老頭", 2, 2, _all_in(TERMINAL_OR_HONOUR), ONLY_TERMINALS_HONOURS),
     # three han and more
     Yaku("ryanpeikou", "Ryanpeikou", "二盃口", 3, 0, _ryanpeikou, C4 | CLOSED, excludes=("iipeikou",)),
-    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), C1 | SOME_TERMINAL_HONOUR),
+    Yaku("junchan", "Junchan", "純全帯幺九", 3, 2, lambda f, r: _outside(f, r, False), C1 | OUTSIDE_TILES),
     Yaku("honitsu", "Honitsu", "混一色", 3, 2, _honitsu, ONE_SUIT),
     Yaku("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu, ONE_SUIT),
     # yakuman
@@ -547,13 +567,25 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("suuankou", "Suuankou", "四暗刻", 13, 0, _suuankou, S4, yakuman=1),
     Yaku("suuankou_tanki", "Suuankou Tanki", "四暗刻単騎", 13, 0, _suuankou_tanki, S4, 2, ("suuankou",)),
     Yaku(
-        "daisangen", "Daisangen", "大三元", 13, 13, _group_sets(_DRAGON_SET, 3, False), S3 | HONOUR_TRIPLET, yakuman=1
+        "daisangen",
+        "Daisangen",
+        "大三元",
+        13,
+        13,
+        _group_sets(_DRAGON_SET, 3, False),
+        S3 | _ALL_DRAGON_TRIPLETS,
+        yakuman=1,
     ),
+    Yaku("shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), S3 | WIND_TRIPLET, yakuman=1),
     Yaku(
-        "shousuushii", "Shousuushii", "小四喜", 13, 13, _group_sets(_WIND_SET, 3, True), S3 | HONOUR_TRIPLET, yakuman=1
-    ),
-    Yaku(
-        "daisuushii", "Daisuushii", "大四喜", 13, 13, _group_sets(_WIND_SET, 4, False), S4 | HONOUR_TRIPLET, yakuman=2
+        "daisuushii",
+        "Daisuushii",
+        "大四喜",
+        13,
+        13,
+        _group_sets(_WIND_SET, 4, False),
+        S4 | _ALL_WIND_TRIPLETS,
+        yakuman=2,
     ),
     Yaku("tsuuiisou", "Tsuuiisou", "字一色", 13, 13, _all_in(HONOUR_KINDS), ONLY_TERMINALS_HONOURS, yakuman=1),
     Yaku("ryuuiisou", "Ryuuiisou", "緑一色", 13, 13, _all_in(GREEN), ONLY_GREEN, yakuman=1),

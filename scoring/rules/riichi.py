@@ -39,6 +39,7 @@ FIVES = (4, 13, 22)
 _CODE = tuple(code_of(k) for k in range(34))
 _DORA_OF = tuple(next_in_cycle(k) for k in range(34))
 _RED_SUIT = {"0m": 0, "0p": 1, "0s": 2}
+_RED_OF = {4: "0m", 13: "0p", 22: "0s"}
 _FU_NAMES = {
     "base": "base fu (futei)",
     "closed_ron": "closed hand won on a discard (menzen kafu)",
@@ -171,8 +172,13 @@ class Riichi(RuleSet):
     # ---- refusals -------------------------------------------------------------------------------------------
     def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
         """As for every rule set; resolved once per distinct set of options (a batch scores many hands)."""
+        return dict(self._options(given))
+
+    def _options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """``resolve_options`` without the copy: the resolved options shared by every hand given the same ones
+        (read, never changed)."""
         try:
-            return dict(_resolved(self, tuple(given.items()) if given else ()))
+            return _resolved(self, tuple(given.items()) if given else ())
         except TypeError:  # an unhashable value (a list, an object): let the parser word the refusal
             return super().resolve_options(given)
 
@@ -183,7 +189,7 @@ class Riichi(RuleSet):
 
     def score(self, hand: Hand, options: dict[str, Any] | None = None) -> Score:
         """Check the options and the hand, then score it; the facts of the hand are read once for both."""
-        opts = self.resolve_options(options)
+        opts = self._options(options)
         hand.validate(hand_size=self.hand_size)
         return self._evaluate(hand, opts, self._refuse(hand, opts))
 
@@ -260,7 +266,7 @@ class Riichi(RuleSet):
     ) -> Score:
         """The score of the chosen reading: items with their tiles, fu details, points and notes."""
         groups = _code_groups(hand, r, f.reds)
-        every = [c for g in groups for c in g]
+        every: list[str] | None = None  # every tile of the hand, for the items that show them all
         double = options["double_yakuman"]
         if len(counted) > 1:
             counted = sorted(counted, key=lambda m: ORDER[m[0].id])
@@ -269,8 +275,17 @@ class Riichi(RuleSet):
         for y, got in counted:
             value = y.han(f.is_open, double)
             han += value
+            if got is not True:  # the blocks that make the pattern
+                tiles = [c for i in got for c in groups[i]]
+            elif y.shows == "hand":
+                if every is None:
+                    every = [c for g in groups for c in g]
+                tiles = list(every)
+            elif y.shows == "win":
+                tiles = [hand.win_tile] if hand.win_tile else []
+            else:
+                tiles = []
             extra = {"yakuman": y.yakuman if double else 1} if y.yakuman else {}
-            tiles = _item_tiles(y, got, groups, every, hand.win_tile)
             items.append(Item(y.id, y.name_en, value, 1, tiles, {"name_ja": y.name_ja}, extra))
         n_yakuman = han // 13 if counted[0][0].yakuman else 0
         notes = _notes(hand, options, f, r, {y.id for y, _ in counted})
@@ -411,14 +426,28 @@ def _dora(hand: Hand, f: Facts, options: dict[str, Any]) -> tuple[int, list[Item
         for k in doras:
             n += counts[k]
         if n:
-            shown = sorted({t for t in hand.all_tiles if KIND[t] in doras}, key=lambda t: (KIND[t], t))
-            items.append(Item(id_, en, 1, n, shown, {"name_ja": ja}))
+            items.append(Item(id_, en, 1, n, _shown(sorted(set(doras)), counts, f.reds), {"name_ja": ja}))
             han += n
     if options["red_fives"] and f.reds:
         reds = sorted(f.reds)
         items.append(Item("aka_dora", "Aka Dora", 1, len(reds), reds, {"name_ja": "赤ドラ"}))
         han += len(reds)
     return han, items
+
+
+def _shown(kinds: list[int], counts: list[int], reds: list[str]) -> list[str]:
+    """The codes held of some kinds, each once, by kind and code: a red five before its plain five."""
+    out = []
+    for k in kinds:
+        n = counts[k]
+        if n:
+            red = _RED_OF.get(k)
+            if red in reds:
+                out.append(red)
+                n -= 1
+            if n:
+                out.append(_CODE[k])
+    return out
 
 
 def _code_groups(hand: Hand, r: Reading, reds: list[str]) -> list[list[str]]:
@@ -430,9 +459,12 @@ def _code_groups(hand: Hand, r: Reading, reds: list[str]) -> list[list[str]]:
     groups = [list(_codes(b.tiles)) if b.meld is None else list(melds[b.meld].tiles) for b in arr.blocks]
     for red in reds:
         if red in hand.concealed or red == hand.win_tile:
-            plain = "5" + red[1]
-            group = next(g for g, b in zip(groups, arr.blocks, strict=True) if b.meld is None and plain in g)
-            group[group.index(plain)] = red
+            five = KIND[red]
+            for i, b in enumerate(arr.blocks):
+                if b.meld is None and five in b.tiles:
+                    group = groups[i]
+                    group[group.index(_CODE[five])] = red
+                    break
     return groups
 
 
@@ -440,17 +472,6 @@ def _code_groups(hand: Hand, r: Reading, reds: list[str]) -> list[list[str]]:
 def _codes(kinds: tuple[int, ...]) -> tuple[str, ...]:
     """The plain codes of some kinds (the tiles of a block)."""
     return tuple(_CODE[k] for k in kinds)
-
-
-def _item_tiles(y: Yaku, got: Any, groups: list[list[str]], every: list[str], win: str | None) -> list[str]:
-    """The tiles an item shows: its blocks, the winning tile, none, or ``every`` tile of the hand."""
-    if got is not True:
-        return [c for i in got for c in groups[i]]
-    if y.shows == "win":
-        return [win] if win else []
-    if y.shows == "none":
-        return []
-    return list(every)
 
 
 def _set_name(reason: str) -> str:

@@ -46,30 +46,39 @@ def fu(f: Facts, r: Reading) -> tuple[int, int, list[FuEntry]]:
         return 25, 25, [("seven_pairs", 25, -1)]
     if r.shape != STANDARD:
         return 0, 0, []
-    entries: list[FuEntry] = []
+    entries: list[FuEntry] = [("base", 20, -1)]
+    raw = 20
     for i, k, kong, concealed in r.sets:
         key = (k in TERMINAL_OR_HONOUR, kong, concealed)
-        entries.append((_SET_REASON[key], _SET_FU[key], i))
+        n = _SET_FU[key]
+        entries.append((_SET_REASON[key], n, i))
+        raw += n
     wait = _WAIT_FU.get(r.wait)
     if wait is not None:
         entries.append((wait, 2, r.arr.win_block))
+        raw += 2
     pair = r.pair
-    if pair in DRAGONS:
-        entries.append(("dragon_pair", 2, r.pair_index))
-    if pair == f.seat:
-        entries.append(("seat_wind_pair", 2, r.pair_index))
-    if pair == f.round:
-        entries.append(("round_wind_pair", 2, r.pair_index))
-    has_fu = bool(entries)
+    if pair is not None and pair >= 27:
+        if pair in DRAGONS:
+            entries.append(("dragon_pair", 2, r.pair_index))
+            raw += 2
+        if pair == f.seat:
+            entries.append(("seat_wind_pair", 2, r.pair_index))
+            raw += 2
+        if pair == f.round:
+            entries.append(("round_wind_pair", 2, r.pair_index))
+            raw += 2
+    has_fu = raw > 20
     if f.tsumo and (has_fu or f.is_open or f.options["pinfu_tsumo_fu"]):
         entries.append(("tsumo", 2, r.arr.win_block))
+        raw += 2
     if not f.tsumo:
         if not f.is_open:
             entries.append(("closed_ron", 10, -1))
+            raw += 10
         elif not has_fu and f.options["open_pinfu_fu"]:
             entries.append(("open_pinfu", 2, -1))
-    raw = 20 + sum(e[1] for e in entries)
-    entries.insert(0, ("base", 20, -1))
+            raw += 2
     return -(-raw // 10) * 10, raw, entries
 
 

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement, permutations, product
+from operator import itemgetter
 
 from scoring.tiles import HONOURS, NUM_KINDS, TERMINALS_AND_HONOURS, rank
 
@@ -123,6 +124,8 @@ class Shapes:
 
 #: The suit groups of a counts array: (first kind, size, honours).
 _GROUPS = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
+#: the counts of the thirteen terminals and honours
+_ORPHANS = itemgetter(*TERMINALS_AND_HONOURS)
 
 
 @cache
@@ -318,8 +321,8 @@ def arrangements(
             blocks = tuple(_block(PAIR, k) for k in range(NUM_KINDS) for _ in range(closed[k] // 2))
             win_block = next((i for i, b in enumerate(blocks) if b.first == win), None)
             out.append(Arrangement(SEVEN_PAIRS, blocks, win_block, SINGLE))
-    if shapes.thirteen_orphans and fourteen and all(closed[k] for k in TERMINALS_AND_HONOURS):
-        if sum(closed[k] for k in TERMINALS_AND_HONOURS) == 14:
+    if shapes.thirteen_orphans and fourteen and all(orphans := _ORPHANS(closed)):
+        if sum(orphans) == 14:
             wait = THIRTEEN_SIDED if win is not None and closed[win] == 2 else SINGLE
             singles = tuple(k for k in range(NUM_KINDS) for _ in range(closed[k]))
             out.append(Arrangement(THIRTEEN_ORPHANS, (), None, wait, singles))

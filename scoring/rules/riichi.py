@@ -19,6 +19,7 @@ from scoring.hand import Hand
 from scoring.result import Item, Score
 from scoring.rules.riichi_points import SET_REASONS, base_points, fu, paid, payments, settle
 from scoring.rules.riichi_yaku import (
+    HAN,
     KIND,
     ORDER,
     Facts,
@@ -221,8 +222,7 @@ class Riichi(RuleSet):
         found = arrangements(f.closed_counts, f.declared, f.win, SHAPES)
         if not found:
             return self._not_winning(hand, options, NOT_A_WIN)
-        is_open = f.is_open
-        double = options["double_yakuman"]
+        han_of = HAN[f.is_open, options["double_yakuman"]]
         tsumo = f.tsumo
         hand_met = [(y, True) for y in hand_asks(f.features) if y.test(f, None)]
         dora: tuple[int, list[Item]] | None = None
@@ -232,7 +232,7 @@ class Riichi(RuleSet):
             met = hand_met + [
                 (y, got) for y in reading_asks(f.seat, f.round, f.features | r.features) if (got := y.test(f, r))
             ]
-            counted, han, yakuman = _counted(met, is_open, double)
+            counted, han, yakuman = _counted(met, han_of)
             if not han and best is not None and best[0][0]:
                 continue  # no yaku: worth nothing, and an earlier reading is worth something
             fu_, raw, entries = fu(f, r)
@@ -268,12 +268,13 @@ class Riichi(RuleSet):
         groups = _code_groups(hand, r, f.reds)
         every: list[str] | None = None  # every tile of the hand, for the items that show them all
         double = options["double_yakuman"]
+        han_of = HAN[f.is_open, double]
         if len(counted) > 1:
             counted = sorted(counted, key=lambda m: ORDER[m[0].id])
         items = []
         han = 0
         for y, got in counted:
-            value = y.han(f.is_open, double)
+            value = han_of[y.id]
             han += value
             if got is not True:  # the blocks that make the pattern
                 tiles = [c for i in got for c in groups[i]]
@@ -388,9 +389,10 @@ def _check_indicators(hand: Hand, options: dict[str, Any], f: Facts) -> None:
         )
 
 
-def _counted(met: list[tuple[Yaku, Any]], is_open: bool, double: bool) -> tuple[list[tuple[Yaku, Any]], int, bool]:
+def _counted(met: list[tuple[Yaku, Any]], han_of: dict[str, int]) -> tuple[list[tuple[Yaku, Any]], int, bool]:
     """(the patterns that count, their han, whether they are yakuman) of the patterns a reading shows: the
-    yakuman alone when there is one, else every pattern worth han in this hand; exclusions applied."""
+    yakuman alone when there is one, else every pattern worth han in this hand (``han_of``: the han of each
+    pattern in this hand, from ``HAN``); exclusions applied."""
     if len(met) > 1:
         gone = {x for y, _ in met for x in y.excludes}
         if gone:
@@ -400,7 +402,7 @@ def _counted(met: list[tuple[Yaku, Any]], is_open: bool, double: bool) -> tuple[
     han_yakuman = han_others = 0
     for m in met:
         y = m[0]
-        value = y.han(is_open, double)
+        value = han_of[y.id]
         if y.yakuman:
             yakuman.append(m)
             han_yakuman += value

@@ -113,11 +113,12 @@ def _up100(x: int) -> int:
 
 
 def paid(base: int, dealer: bool, tsumo: bool) -> int:
-    """What the winner receives for the hand alone (no honba, no sticks): ``settle(...)["total"]``, quickly."""
+    """What the winner receives for the hand alone (no honba, no sticks): ``settle(...)["total"]``, quickly
+    (each payment rounded up to 100 in place: -(-x // 100) * 100)."""
     if tsumo:
-        main = _up100(2 * base)
-        return 3 * main if dealer else main + 2 * _up100(base)
-    return _up100((6 if dealer else 4) * base)
+        main = -(-2 * base // 100) * 100
+        return 3 * main if dealer else main + 2 * (-(-base // 100) * 100)
+    return -(-(6 if dealer else 4) * base // 100) * 100
 
 
 def settle(base: int, dealer: bool, tsumo: bool, honba: int, sticks: int) -> dict[str, Any]:

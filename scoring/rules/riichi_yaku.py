@@ -606,6 +606,12 @@ YAKU: tuple[Yaku, ...] = (
 )
 
 BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU}
+#: the han of every pattern by (open hand, double yakuman option): ``Yaku.han`` looked up
+HAN: dict[tuple[bool, bool], dict[str, int]] = {
+    (is_open, double): {y.id: y.han(is_open, double) for y in YAKU}
+    for is_open in (False, True)
+    for double in (False, True)
+}
 #: the place of each pattern in YAKU: items are listed in this order
 ORDER: dict[str, int] = {y.id: i for i, y in enumerate(YAKU)}
 HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if not y.per_reading)

@@ -393,10 +393,15 @@ def _counted(met: list[tuple[Yaku, Any]], han_of: dict[str, int]) -> tuple[list[
     """(the patterns that count, their han, whether they are yakuman) of the patterns a reading shows: the
     yakuman alone when there is one, else every pattern worth han in this hand (``han_of``: the han of each
     pattern in this hand, from ``HAN``); exclusions applied."""
-    if len(met) > 1:
-        gone = {x for y, _ in met for x in y.excludes}
-        if gone:
-            met = [m for m in met if m[0].id not in gone]
+    if len(met) < 2:
+        if not met:
+            return met, 0, False
+        y = met[0][0]
+        value = han_of[y.id]
+        return (met, value, bool(y.yakuman)) if value else ([], 0, False)
+    gone = {x for y, _ in met for x in y.excludes}
+    if gone:
+        met = [m for m in met if m[0].id not in gone]
     yakuman: list[tuple[Yaku, Any]] = []
     others: list[tuple[Yaku, Any]] = []
     han_yakuman = han_others = 0

@@ -5,8 +5,9 @@ patterns that depend on how the hand is read, a ``Reading`` (one arrangement of 
 its sets, chows and pair). It returns False when the pattern is absent, True when it is present (its tiles
 are then shown as ``Yaku.shows`` says), or the indexes of the blocks that make it. ``needs`` is a mask of
 features (the bits below) that the hand, and the reading for the patterns that read one, must all show for the
-predicate to be worth asking: a cheap necessary condition, so that each hand and each reading asks only the
-few patterns that can apply (``hand_asks``, ``reading_asks``). The predicate alone decides.
+pattern to count: a cheap necessary condition, so that each hand and each reading asks only the few patterns
+that can apply (``hand_asks``, ``reading_asks``); the predicate decides. (The closed-only chow patterns need
+a closed hand: open they would be worth nothing.)
 
 Values are han: ``closed`` for a closed hand, ``open`` for an open one (0: not allowed open). A yakuman has
 ``yakuman`` = 1 (13 han) or 2 (a double yakuman, 26 han, when the ``double_yakuman`` option is on).
@@ -267,7 +268,7 @@ Test = Callable[[Facts, "Reading | None"], Any]
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
-    """One riichi pattern. ``needs``: the features (bits above) that must all be shown for the predicate to be
+    """One riichi pattern. ``needs``: the features (bits above) that must all be shown for the pattern to be
     asked. A pattern that needs a reading feature (chows, sets, a shape) is asked of each reading; the others
     read only Facts and are asked once per hand."""
 

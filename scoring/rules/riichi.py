@@ -9,7 +9,7 @@ is scored and the most valuable one is kept (most points, then a real yakuman, t
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -333,7 +333,7 @@ class Riichi(RuleSet):
         )
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: the values given are the caller's (spellings, order)
 def _resolved(rules: Riichi, given: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     return RuleSet.resolve_options(rules, dict(given))
 

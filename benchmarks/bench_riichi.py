@@ -1,6 +1,7 @@
 """Riichi scoring speed: hands per second, ours and the reference library ``mahjong``'s, in one run.
 
     python benchmarks/bench_riichi.py [--hands 3000] [--rounds 6] [--slice 300] [--seed 1]
+    python benchmarks/bench_riichi.py --profile     # where the time of mjscan score goes, step by step
 
 The hands are the seeded random riichi hands of ``tests/handgen_riichi.py`` (open and closed, kongs, red
 fives, dora, every situation flag). Both sides get their input ready-made: ours a ``scoring.Hand``, the
@@ -26,6 +27,8 @@ best round, so that a burst of load from other processes on the machine is dropp
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import sys
 import time
@@ -39,8 +42,11 @@ from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from scoring.decompose import arrangements  # noqa: E402
-from scoring.rules.riichi import RULESET, SHAPES  # noqa: E402
-from scoring.rules.riichi_yaku import Facts  # noqa: E402
+from scoring.hand import Hand  # noqa: E402
+from scoring.rules import riichi  # noqa: E402
+from scoring.rules.riichi import RULESET, SHAPES, Riichi  # noqa: E402
+from scoring.rules.riichi_points import fu  # noqa: E402
+from scoring.rules.riichi_yaku import YAKU, Facts, Reading  # noqa: E402
 from tests.handgen_riichi import random_hand, reference_arguments  # noqa: E402
 
 TARGET = 3.0  # issue 3: mjscan score at least 3 times as fast as mahjong
@@ -52,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=6, help="interleaved rounds; the best of each side is kept")
     p.add_argument("--slice", type=int, default=300, help="hands timed together (default 300)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--profile", action="store_true", help="instead: where the time of mjscan score goes (cProfile)")
     args = p.parse_args(argv)
     if args.hands < 1 or args.rounds < 1 or args.slice < 1:
         p.error("--hands, --rounds and --slice must be at least 1")
@@ -64,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     for h in hands:
         RULESET.validate(h, options)
         facts.append(Facts(h, options))
+    if args.profile:
+        _profile(hands, options)
+        return 0
 
     def ours_score(part: range) -> None:
         for i in part:
@@ -113,6 +123,45 @@ def main(argv: list[str] | None = None) -> int:
     verdict = "met" if ratio >= TARGET else "not met"
     print(f"target: mjscan score at least {TARGET:.1f}x mahjong; it is {ratio:.2f}x: {verdict}")
     return 0
+
+
+def _profile(hands: Sequence[Hand], options: dict[str, object]) -> None:
+    """Print the share of ``mjscan score``'s time spent in each step, from cProfile's cumulative times (the
+    profiler's own cost per call inflates the steps made of many small calls)."""
+    for h in hands:  # the per-suit memo and the other caches filled, as in a running service
+        RULESET.score(h, options)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for h in hands:
+        RULESET.score(h, options)
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats
+
+    def cumulative(*functions: Callable[..., object]) -> float:
+        codes = {f.__code__ for f in functions}
+        return sum(
+            row[3]
+            for (file, line, name), row in stats.items()
+            if any((c.co_filename, c.co_firstlineno, c.co_name) == (file, line, name) for c in codes)
+        )
+
+    total = cumulative(Riichi.score)
+    steps = [
+        ("options (resolved once, then looked up)", cumulative(Riichi._options)),
+        ("Hand.validate (the checks every rule set makes)", cumulative(Hand.validate)),
+        ("riichi's own checks (situations, indicators)", cumulative(Riichi._refuse) - cumulative(Facts.__init__)),
+        ("facts of the hand (counts, masks, features)", cumulative(Facts.__init__)),
+        ("arrangements (the shared decomposition)", cumulative(arrangements)),
+        ("readings (sets, chows, pair of each arrangement)", cumulative(Reading.__init__)),
+        ("yaku predicates", cumulative(*(y.test for y in YAKU))),
+        ("fu", cumulative(fu)),
+        ("dora, ura dora, red fives", cumulative(riichi._dora)),
+        ("the Score: items, fu details, points, notes", cumulative(Riichi._result, Riichi._not_winning)),
+    ]
+    steps.append(("the rest: choosing the best reading, calls", total - sum(t for _, t in steps)))
+    print(f"where the time of mjscan score goes ({len(hands)} hands, cProfile, share of the whole):")
+    for name, seconds in steps:
+        print(f"  {name:<50} {seconds / total * 100:5.1f} %")
 
 
 def _time(sides: dict[str, Callable[[range], None]], parts: Sequence[range], rounds: int) -> dict[str, float]:

@@ -24,7 +24,7 @@ FROM_VALUES = ("left", "across", "right")
 class Meld:
     """A declared set. ``tiles`` are codes (red fives kept); ``called`` is the claimed tile of an open meld,
     ``from_`` who it came from (left, across, right; JSON key ``from``); ``added`` marks a kong added to an
-    open pung (加杠 / shouminkan)."""
+    open pung (加杠 / shouminkan). The tiles are kept in tile order, however they were written (978m is 789m)."""
 
     type: str
     tiles: list[str]
@@ -32,6 +32,9 @@ class Meld:
     called: str | None = None
     from_: str | None = None
     added: bool = False
+
+    def __post_init__(self) -> None:
+        self.tiles = sorted(self.tiles, key=lambda t: KIND_OF.get(t, 99))
 
     @property
     def kinds(self) -> list[int]:

@@ -13,7 +13,6 @@ from scoring.hand import Hand, parse_compact
 from scoring.result import Score
 from scoring.ruleset import RuleSet, Unscorable
 
-
 #: The order rule sets are listed in (the page offers the first by default); others follow by name.
 LISTING_ORDER = ("mcr", "riichi", "taiwan16", "sichuan", "changsha", "cixi", "datong", "gangu", "club5", "folk")
 

@@ -1,7 +1,8 @@
-"""The training side of the tile model: data readers, the synthetic scene generator, targets, augmentation,
-and (when torch is installed) a two-step training run exported to ONNX and read back by the runtime.
+"""The training side of the tile model that needs no torch: the data readers and the synthetic scene generator.
 
-The generator tests run without the shared data: they build a face pool from small drawn faces.
+The generator tests run without the shared data: they build a face pool from small drawn faces
+(``small_pool``, also used by ``test_training_torch.py``). Targets, crops and a training run need torch
+(the ``train`` extra) and are in ``test_training_torch.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import numpy as np
 import pytest
 
 from vision.training import synth
-from vision.training.classification import BANK_SIZE, CropBank, augment, bank_from_image, source_weights
 from vision.training.data import (
     ART_CODES,
     ArtSet,
@@ -26,7 +26,6 @@ from vision.training.data import (
     parse_yolo_line,
     read_classes,
 )
-from vision.training.detection import Picture, encode, make_targets, sample_window
 from vision.types import CLASS_INDEX, CLASSES
 
 
@@ -44,11 +43,16 @@ def _body(color: tuple[int, int, int]) -> np.ndarray:
     return body
 
 
-@pytest.fixture(scope="module")
-def pool() -> synth.FacePool:
+def small_pool() -> synth.FacePool:
+    """A face pool of drawn faces (every code written on its face, a mark at its top) and one drawn crop."""
     art = [ArtSet("Regular", _body((240, 240, 235)), _body((220, 120, 40)), {c: _face(c) for c in ART_CODES.values()})]
     crops = [(cv2.cvtColor(_face("7z")[..., :3], cv2.COLOR_BGR2RGB), CLASS_INDEX["7z"])]
     return synth.FacePool(art, crops)
+
+
+@pytest.fixture(scope="module")
+def pool() -> synth.FacePool:
+    return small_pool()
 
 
 # ------------------------------------------------------------------------------------------ data readers
@@ -166,96 +170,3 @@ def test_top_down_camera_sees_a_flat_tile_upright():
     pts = camera.project(corners + np.array([0, 0, 0.35]))
     assert synth._orientation(pts) == 0
     assert pts[:, 1].max() - pts[:, 1].min() > pts[:, 0].max() - pts[:, 0].min()  # taller than wide
-
-
-# ------------------------------------------------------------------------------------------ targets and crops
-
-
-def test_heatmap_peaks_at_the_box_centre_and_regresses_the_box():
-    box = np.array([[40, 64, 88, 128]], np.float32)
-    heat, target, weight = make_targets(box, 192)
-    assert heat.shape == (1, 24, 24)
-    i, j = np.unravel_index(np.argmax(heat[0]), heat[0].shape)
-    assert heat[0, i, j] == 1.0 and (i, j) == (12, 8)
-    assert np.allclose(target[:, i, j], box[0]) and weight[i, j] > 0
-    assert weight[0, 0] == 0
-
-
-def test_training_window_keeps_boxes_on_their_tiles():
-    image = np.zeros((400, 400, 3), np.uint8)
-    box = np.array([[100, 150, 160, 230]], np.float32)
-    image[150:230, 100:160] = 255
-    picture = Picture(encode(image), box)
-    rng = np.random.default_rng(0)
-    for _ in range(10):
-        window, boxes = sample_window(rng, picture, 256)
-        for x1, y1, x2, y2 in boxes.astype(int):
-            inner = window[y1 + 3 : y2 - 3, x1 + 3 : x2 - 3]
-            if inner.size:
-                assert inner.mean() > 100  # the box still covers the white tile after scale, turn and flip
-
-
-def test_augmented_crop_turns_with_its_orientation_label():
-    stored = np.zeros((BANK_SIZE, BANK_SIZE, 3), np.uint8)
-    stored[: BANK_SIZE // 2] = 255  # the top of the tile is white
-
-    class QuarterTurn:
-        """A generator that always turns once and otherwise behaves like numpy's."""
-
-        def __init__(self) -> None:
-            self.rng = np.random.default_rng(0)
-
-        def integers(self, *args, **kwargs):
-            return 1 if args == (4,) else self.rng.integers(*args, **kwargs)
-
-        def __getattr__(self, name):
-            return getattr(self.rng, name)
-
-    out, turn = augment(QuarterTurn(), stored, 0, CLASS_INDEX["1m"])
-    assert turn == 1
-    assert out[:, 40:].mean() > out[:, :24].mean() + 100  # the white top now lies on the right
-
-
-def test_crop_bank_marks_negatives_apart():
-    image = np.full((200, 200, 3), 90, np.uint8)
-    boxes = np.array([[20, 20, 50, 60], [120, 100, 150, 140]], np.float32)
-    bank = bank_from_image(image, boxes, np.array([1, 2]), np.array([0, -1]), 1, np.random.default_rng(0), 3, 2)
-    assert bank.crops.shape[1:] == (BANK_SIZE, BANK_SIZE, 3)
-    assert list(bank.source[:2]) == [1, 1] and set(bank.source[2:]) <= {2}
-    assert np.all(bank.class_ids[2:] == len(CLASSES))
-    weights = source_weights(CropBank.concat([bank]), {1: 0.5, 2: 0.5})
-    assert math.isclose(weights.sum(), 1.0) and math.isclose(weights[bank.source == 1].sum(), 0.5)
-
-
-# ------------------------------------------------------------------------------------------ training smoke test
-
-
-def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.FacePool, tmp_path: Path):
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("onnx")
-    from vision.detector import TileModel
-    from vision.training.classification import train_classifier
-    from vision.training.detection import train_detector
-    from vision.training.export import export_models
-
-    torch.set_num_threads(1)
-    renderer = synth.SceneRenderer(pool, size=256)
-    rng = np.random.default_rng(0)
-    scenes = [renderer.render(rng) for _ in range(3)]
-    pictures = [Picture(encode(s.image), s.boxes) for s in scenes]
-    detector = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=128)
-    bank = CropBank.concat(
-        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
-    )
-    classifier = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8)
-    settings = {
-        "detector": {"threshold": 0.001, "nms_iou": 0.6, "max_tiles": 50},
-        "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},
-    }
-    meta = export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {"version": "test"})
-    assert meta["export"]["max_diff_vs_torch"]["detector"] < 2e-3
-    model = TileModel(tmp_path, threads=1)
-    assert model.info["version"] == "test"
-    found = model.detect(scenes[1].image)
-    assert 1 <= len(found) <= 50
-    assert found.boxes.shape == (len(found), 4) and found.orientation.shape == (len(found),)

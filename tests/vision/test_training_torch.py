@@ -1,0 +1,126 @@
+"""The training side of the tile model that needs torch (the ``train`` extra): detector targets and training
+windows, classifier crops and their augmentation, and a two-step training run exported to ONNX and read back
+by the runtime. Skipped where torch is not installed (the runtime and CI need no torch).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from test_training import small_pool  # noqa: E402
+
+from vision.training import synth  # noqa: E402
+from vision.training.classification import (  # noqa: E402
+    BANK_SIZE,
+    CropBank,
+    augment,
+    bank_from_image,
+    source_weights,
+)
+from vision.training.detection import Picture, encode, make_targets, sample_window  # noqa: E402
+from vision.types import CLASS_INDEX, CLASSES  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def pool() -> synth.FacePool:
+    return small_pool()
+
+
+# ------------------------------------------------------------------------------------------ targets and crops
+
+
+def test_heatmap_peaks_at_the_box_centre_and_regresses_the_box():
+    box = np.array([[40, 64, 88, 128]], np.float32)
+    heat, target, weight = make_targets(box, 192)
+    assert heat.shape == (1, 24, 24)
+    i, j = np.unravel_index(np.argmax(heat[0]), heat[0].shape)
+    assert heat[0, i, j] == 1.0 and (i, j) == (12, 8)
+    assert np.allclose(target[:, i, j], box[0]) and weight[i, j] > 0
+    assert weight[0, 0] == 0
+
+
+def test_training_window_keeps_boxes_on_their_tiles():
+    image = np.zeros((400, 400, 3), np.uint8)
+    box = np.array([[100, 150, 160, 230]], np.float32)
+    image[150:230, 100:160] = 255
+    picture = Picture(encode(image), box)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        window, boxes = sample_window(rng, picture, 256)
+        for x1, y1, x2, y2 in boxes.astype(int):
+            inner = window[y1 + 3 : y2 - 3, x1 + 3 : x2 - 3]
+            if inner.size:
+                assert inner.mean() > 100  # the box still covers the white tile after scale, turn and flip
+
+
+def test_augmented_crop_turns_with_its_orientation_label():
+    stored = np.zeros((BANK_SIZE, BANK_SIZE, 3), np.uint8)
+    stored[: BANK_SIZE // 2] = 255  # the top of the tile is white
+
+    class QuarterTurn:
+        """A generator that always turns once and otherwise behaves like numpy's."""
+
+        def __init__(self) -> None:
+            self.rng = np.random.default_rng(0)
+
+        def integers(self, *args, **kwargs):
+            return 1 if args == (4,) else self.rng.integers(*args, **kwargs)
+
+        def __getattr__(self, name):
+            return getattr(self.rng, name)
+
+    out, turn = augment(QuarterTurn(), stored, 0, CLASS_INDEX["1m"])
+    assert turn == 1
+    assert out[:, 40:].mean() > out[:, :24].mean() + 100  # the white top now lies on the right
+
+
+def test_crop_bank_marks_negatives_apart():
+    image = np.full((200, 200, 3), 90, np.uint8)
+    boxes = np.array([[20, 20, 50, 60], [120, 100, 150, 140]], np.float32)
+    bank = bank_from_image(image, boxes, np.array([1, 2]), np.array([0, -1]), 1, np.random.default_rng(0), 3, 2)
+    assert bank.crops.shape[1:] == (BANK_SIZE, BANK_SIZE, 3)
+    assert list(bank.source[:2]) == [1, 1] and set(bank.source[2:]) <= {2}
+    assert np.all(bank.class_ids[2:] == len(CLASSES))
+    weights = source_weights(CropBank.concat([bank]), {1: 0.5, 2: 0.5})
+    assert math.isclose(weights.sum(), 1.0) and math.isclose(weights[bank.source == 1].sum(), 0.5)
+
+
+# ------------------------------------------------------------------------------------------ training smoke test
+
+
+def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.FacePool, tmp_path: Path):
+    import torch
+
+    pytest.importorskip("onnx")
+    from vision.detector import TileModel
+    from vision.training.classification import train_classifier
+    from vision.training.detection import train_detector
+    from vision.training.export import export_models
+
+    torch.set_num_threads(1)
+    renderer = synth.SceneRenderer(pool, size=256)
+    rng = np.random.default_rng(0)
+    scenes = [renderer.render(rng) for _ in range(3)]
+    pictures = [Picture(encode(s.image), s.boxes) for s in scenes]
+    detector = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=128)
+    bank = CropBank.concat(
+        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
+    )
+    classifier = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8)
+    settings = {
+        "detector": {"threshold": 0.001, "nms_iou": 0.6, "max_tiles": 50},
+        "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},
+    }
+    meta = export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {"version": "test"})
+    assert meta["export"]["max_diff_vs_torch"]["detector"] < 2e-3
+    model = TileModel(tmp_path, threads=1)
+    assert model.info["version"] == "test"
+    found = model.detect(scenes[1].image)
+    assert 1 <= len(found) <= 50
+    assert found.boxes.shape == (len(found), 4) and found.orientation.shape == (len(found),)

@@ -184,6 +184,8 @@ class TileModel:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # threads sleep between runs instead of spinning: the cores are shared (server workers, other jobs)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for unreadable models

@@ -16,6 +16,7 @@ message and a status:
 ``corrupt``         the picture's data cannot be decoded
 ``too_many_pixels`` more pixels than ``max_pixels`` (a decompression bomb, or just too big)
 ``bad_array``       an array that is not H x W, H x W x 3 or H x W x 4 of uint8
+``too_small``       a picture too small to hold readable tiles (raised by ``vision.recognize``)
 ==================  ======================================================
 """
 

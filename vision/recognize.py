@@ -21,12 +21,15 @@ from typing import Any
 import numpy as np
 
 from vision.annotate import LOW_SCORE
-from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageSource, decode_image
+from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, drop_duplicates, read_layout
 from vision.types import Detections
 
 #: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
 DECODE_SIDE = 2000
+
+#: The shortest side of a picture the model is asked to read; smaller ones are refused (``too_small``).
+MIN_SIDE = 32
 
 _default_model: Any = None
 _default_lock = threading.Lock()
@@ -102,10 +105,20 @@ def default_model() -> Any:
 def decode_for_model(
     image: ImageSource | DecodedImage, *, name: str | None = None, max_pixels: int = DEFAULT_MAX_PIXELS
 ) -> DecodedImage:
-    """The photo decoded as the model needs it (reduced JPEG decoding down to ``DECODE_SIDE``)."""
-    if isinstance(image, DecodedImage):
-        return image
-    return decode_image(image, max_pixels=max_pixels, reduce_to=DECODE_SIDE, name=name)
+    """The photo decoded as the model needs it (reduced JPEG decoding down to ``DECODE_SIDE``).
+
+    Raises ``vision.io.ImageError`` for a photo that cannot be read, ``too_small`` for one under ``MIN_SIDE``.
+    """
+    decoded = image if isinstance(image, DecodedImage) else decode_image(
+        image, max_pixels=max_pixels, reduce_to=DECODE_SIDE, name=name
+    )
+    if min(decoded.width, decoded.height) < MIN_SIDE:
+        raise ImageError(
+            "too_small",
+            f"the picture is {decoded.width} x {decoded.height} pixels: too small to hold readable tiles "
+            f"(at least {MIN_SIDE} a side)",
+        )
+    return decoded
 
 
 def detect_photo(

@@ -53,6 +53,11 @@ def test_decompression_bomb_is_413(client, path):
     assert_error(post(client, path, bomb, name="bomb.png", mime="image/png"), 413, "too_many_pixels")
 
 
+@pytest.mark.parametrize("path", ENDPOINTS)
+def test_a_picture_too_small_for_tiles_is_400(client, path):
+    assert_error(post(client, path, jpeg_bytes(24, 24)), 400, "too_small")
+
+
 def test_pixel_limit_is_an_option():
     small = jpeg_bytes(800, 600)
     with TestClient(create_app(Settings(max_pixels=400_000), model=None)) as c:

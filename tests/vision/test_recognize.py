@@ -136,3 +136,11 @@ def test_annotation_text_lines_are_drawn():
     plain = annotate_image(grey(), rec)
     listed = annotate_image(grey(), rec, lines=["MCR 8 fan", "All Chows 2"])
     assert (listed[:40, :200] != plain[:40, :200]).any()
+
+
+def test_a_picture_too_small_to_hold_tiles_is_refused_with_its_size():
+    from vision.io import ImageError
+
+    with pytest.raises(ImageError) as caught:
+        recognize(np.zeros((20, 300, 3), np.uint8), model=LabelModel(tolerant=True))
+    assert caught.value.code == "too_small" and "300 x 20" in caught.value.message

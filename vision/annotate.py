@@ -2,7 +2,8 @@
 
 ``annotate_image(rgb, recognition)`` returns the picture (at most ``max_side`` pixels on its long side) with
 each tile's box and code, low-confidence tiles dashed in red with a "?", each meld outlined and named, the
-winning tile marked and optional text lines (for example the scoring patterns) in a panel at the top.
+winning tile marked and optional text lines (for example the scoring patterns) in a panel below the photo
+(added to the picture, so it never hides a tile).
 ``annotate_jpeg`` gives the same as JPEG bytes. Both are pure functions of the picture and the recognition.
 ``draw_boxes`` is the primitive underneath, also used for the error pictures of ``vision.evaluate``.
 """
@@ -42,6 +43,11 @@ _FONT_FILES = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
 )
+#: Fonts with Chinese and Japanese characters, for panel lines that hold them (Debian's fonts-noto-cjk).
+_CJK_FONT_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+)
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,7 @@ def annotate_image(
     """The photo with the recognition drawn on it, as an RGB array whose long side is at most max_side.
 
     image: the photo as decoded (any size of the photo's aspect: boxes are scaled from the recognition's
-    width and height). lines: text shown in a panel at the top, e.g. the patterns a score counted.
+    width and height). lines: text shown in a panel below the photo, e.g. the patterns a score counted.
     """
     scale = image.shape[1] / recognition.width if recognition.width else 1.0
     boxes: list[Box] = []
@@ -117,8 +123,9 @@ def draw_boxes(
     lines: Sequence[str] = (),
     max_side: int = DEFAULT_MAX_SIDE,
 ) -> np.ndarray:
-    """Boxes with text tags (and a text panel of ``lines``) drawn on a copy of the picture, which is first
-    shrunk to at most max_side on its long side. Line widths and text scale with the boxes and the picture."""
+    """Boxes with text tags drawn on a copy of the picture, which is first shrunk to at most max_side on its
+    long side, and ``lines`` in a black panel added below it (the whole shrunk again where the panel takes it
+    past max_side). Line widths and text scale with the boxes and the picture."""
     pil = Image.fromarray(image)
     factor = min(1.0, max_side / max(pil.size))
     if factor < 1.0:
@@ -140,7 +147,7 @@ def draw_boxes(
         if b.text:
             _tag(draw, font, xyxy, b.text, b.color, below=b.below, limit=pil.size)
     if lines:
-        _panel(draw, _font(max(int(long_side / 40), 12)), lines, pil.size)
+        pil = _with_panel(pil, lines, max_side)
     return np.asarray(pil)
 
 
@@ -158,8 +165,8 @@ def _union(boxes: Sequence[Sequence[float]], pad: float) -> tuple[float, float, 
 
 
 @lru_cache(maxsize=64)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for path in _FONT_FILES:
+def _font(size: int, cjk: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in (*_CJK_FONT_FILES, *_FONT_FILES) if cjk else _FONT_FILES:
         if Path(path).is_file():
             return ImageFont.truetype(path, size)
     return ImageFont.load_default(size)
@@ -207,16 +214,24 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, ...], color: Color
             )
 
 
-def _panel(
-    draw: ImageDraw.ImageDraw,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-    lines: Sequence[str],
-    size: tuple[int, int],
-) -> None:
-    boxes = [draw.textbbox((0, 0), line, font=font) for line in lines]
-    line_h = max(b[3] - b[1] for b in boxes) + 4
-    pad = line_h // 3
-    width = min(size[0], max(b[2] - b[0] for b in boxes) + 2 * pad)
-    draw.rectangle((0, 0, width, len(lines) * line_h + 2 * pad), fill=(0, 0, 0))
+def _with_panel(pil: Image.Image, lines: Sequence[str], max_side: int) -> Image.Image:
+    """``pil`` with a black panel of white ``lines`` below it, as wide as the picture (two columns when the
+    lines would make the panel taller than the picture is wide), shrunk to max_side on its long side."""
+    cjk = any(ord(ch) >= 0x2E80 for line in lines for ch in line)
+    font = _font(max(int(max(pil.size) / 40), 12), cjk)
+    measure = ImageDraw.Draw(pil)
+    boxes = [measure.textbbox((0, 0), line, font=font) for line in lines]
+    line_h = max(b[3] - b[1] for b in boxes) + max(4, font.size // 3)
+    pad = line_h // 2
+    columns = 2 if len(lines) * line_h > pil.width and len(lines) > 1 else 1
+    rows = -(-len(lines) // columns)
+    canvas = Image.new("RGB", (pil.width, pil.height + rows * line_h + 2 * pad), (0, 0, 0))
+    canvas.paste(pil, (0, 0))
+    draw = ImageDraw.Draw(canvas)
     for k, (line, b) in enumerate(zip(lines, boxes, strict=True)):
-        draw.text((pad - b[0], pad + k * line_h - b[1]), line, fill=(255, 255, 255), font=font)
+        x = pad + (k // rows) * (pil.width // columns) - b[0]
+        draw.text((x, pil.height + pad + (k % rows) * line_h - b[1]), line, fill=(255, 255, 255), font=font)
+    factor = max_side / max(canvas.size)
+    if factor < 1.0:
+        canvas = canvas.resize((max(1, round(canvas.width * factor)), max(1, round(canvas.height * factor))))
+    return canvas

@@ -131,11 +131,20 @@ def test_annotation_is_jpeg_at_most_1600_px_and_scales_boxes_to_a_smaller_pictur
     assert max(annotate_image(grey(), rec, max_side=500).shape[:2]) == 500
 
 
-def test_annotation_text_lines_are_drawn():
+def test_annotation_text_lines_go_in_a_panel_below_the_photo_leaving_the_tiles_visible():
     rec = from_detections(scene("123m456p789s11z55z _ 5z"), 1200, 900)
     plain = annotate_image(grey(), rec)
-    listed = annotate_image(grey(), rec, lines=["MCR 8 fan", "All Chows 2"])
-    assert (listed[:40, :200] != plain[:40, :200]).any()
+    listed = annotate_image(grey(), rec, lines=["MCR 8 fan", "All Chows 2", "混一色 6"])
+    assert listed.shape[1] == plain.shape[1] and listed.shape[0] > plain.shape[0]
+    assert (listed[: plain.shape[0]] == plain).all()  # the photo and its boxes untouched
+    panel = listed[plain.shape[0] :]
+    assert (panel.max(axis=2) > 200).any() and (panel.max(axis=2) < 30).mean() > 0.5  # white text on black
+
+
+def test_annotation_with_many_lines_still_fits_the_long_side_limit():
+    rec = from_detections(scene("123m456p789s11z55z _ 5z"), 1200, 900)
+    tall = annotate_image(np.full((1600, 1000, 3), 128, np.uint8), rec, lines=[f"pattern {k}" for k in range(30)])
+    assert max(tall.shape[:2]) <= 1600
 
 
 def test_a_picture_too_small_to_hold_tiles_is_refused_with_its_size():

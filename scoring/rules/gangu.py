@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from scoring.decompose import CHOW, Arrangement, Shapes, arrangements
 from scoring.errors import HandError
+from scoring.fields import Field
 from scoring.hand import Hand
 from scoring.result import Item, Score
 from scoring.ruleset import PRACTICE, Option, RuleSet
@@ -218,6 +219,12 @@ class Gangu(RuleSet):
         "133 tiles (no 白板, one 花子); 4 打 + 1 将; the dealer's 口子 (contract: 胡吃乱碰, 缺风硬不吃, 净缺, 混缺, "
         "叶子, 硬八叶, 断幺) checked; no scoring in the source: winning says legal or not, total is 0"
     )
+
+    def fields(self) -> list[Field]:
+        """The situation fields, ``contract`` with the 口子 ids as its choices (a list of them is taken too)."""
+        names = ", ".join(f"{k.id} = {k.name_zh} ({k.name_en})" for k in KOUZI)
+        contract = Field("contract", "any", None, f"the dealer's declared 口子: {names}", tuple(k.id for k in KOUZI))
+        return [contract if f.name == "contract" else f for f in super().fields()]
 
     def validate(self, hand: Hand, options: dict[str, Any]) -> None:
         """13 tiles + the winning tile, no 白板, at most the one 花子, and a readable 口子."""

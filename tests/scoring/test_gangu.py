@@ -216,3 +216,13 @@ def test_card_names_every_kouzi_and_option() -> None:
         assert f"`{k.id}`" in card and k.name_zh in card
     for o in RULESET.options:
         assert f"`{o.name}`" in card
+
+
+def test_rules_listing_offers_every_kouzi_as_a_contract_choice_and_each_choice_scores() -> None:
+    from scoring.registry import get
+    from scoring.rules.gangu import KOUZI
+
+    field = next(f for f in get("gangu").describe()["fields"] if f["name"] == "contract")
+    assert field["choices"] == [k.id for k in KOUZI] and "净缺" in field["help"]
+    for choice in field["choices"]:
+        assert scoring.score(hand("123m456m789m123p55p", choice), "gangu").rules == "gangu"

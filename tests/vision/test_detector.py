@@ -1,0 +1,190 @@
+"""The tile model at run time (onnxruntime only, no torch): model files, decoding, crops, and the shipped model
+on a committed synthetic picture.
+
+``detector_fixtures/riichi_hand.jpg`` and its YOLO labels are picture 5 of
+``python -m vision.training.render --data DATA --out DIR --count 12 --seed 4242 --faces art --layout hand``
+(a seed training never draws); the faces are FluffyStuff's riichi-mahjong-tiles art (CC0) and its flowers and
+seasons by FluffyStuff and xhokir (CC BY 4.0).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector import (
+    DEFAULT_MODEL_DIR,
+    ModelError,
+    ModelNotFoundError,
+    TileModel,
+    box_iou,
+    crop_tiles,
+    decode_heatmap,
+    local_peaks,
+    nms,
+)
+from vision.types import CLASS_INDEX, CLASSES, Detections
+
+FIXTURES = Path(__file__).parent / "detector_fixtures"
+
+
+@pytest.fixture(scope="module")
+def model() -> TileModel:
+    return TileModel(threads=2)
+
+
+def _fixture(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """A committed picture (RGB) with its labelled boxes (pixels) and codes (YOLO, classes in model order)."""
+    image = cv2.cvtColor(cv2.imread(str(FIXTURES / f"{name}.jpg")), cv2.COLOR_BGR2RGB)
+    h, w = image.shape[:2]
+    rows = np.loadtxt(FIXTURES / f"{name}.txt", ndmin=2)
+    cx, cy, bw, bh = rows[:, 1] * w, rows[:, 2] * h, rows[:, 3] * w, rows[:, 4] * h
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32)
+    return image, boxes, [CLASSES[int(c)] for c in rows[:, 0]]
+
+
+def _found(found: Detections, boxes: np.ndarray, codes: list[str]) -> tuple[int, int]:
+    """How many labelled tiles have a detection with IoU >= 0.5, and how many of those read the right code."""
+    if len(found) == 0:
+        return 0, 0
+    overlaps = box_iou(boxes, found.boxes)
+    hit = overlaps.max(axis=1) >= 0.5
+    right = [found.codes[j] == codes[i] for i, j in enumerate(overlaps.argmax(axis=1)) if hit[i]]
+    return int(hit.sum()), int(sum(right))
+
+
+# ------------------------------------------------------------------------------------------ model files
+
+
+def test_missing_model_folder_gives_a_readable_error(tmp_path: Path):
+    with pytest.raises(ModelNotFoundError, match="no tile model in .*model.json is missing"):
+        TileModel(tmp_path / "nowhere")
+
+
+def test_missing_onnx_file_is_named(tmp_path: Path):
+    shutil.copy(DEFAULT_MODEL_DIR / "model.json", tmp_path / "model.json")
+    with pytest.raises(ModelNotFoundError, match="tile_detector.onnx"):
+        TileModel.describe(tmp_path)
+
+
+def test_corrupt_description_and_corrupt_network_are_model_errors(tmp_path: Path):
+    (tmp_path / "model.json").write_text("{not json")
+    with pytest.raises(ModelError, match="not a tile model description"):
+        TileModel.describe(tmp_path)
+    for path in DEFAULT_MODEL_DIR.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "tile_classifier.onnx").write_bytes(b"this is no onnx file")
+    with pytest.raises(ModelError, match="cannot load"):
+        TileModel(tmp_path)
+
+
+def test_model_with_other_classes_is_refused(tmp_path: Path):
+    meta = json.loads((DEFAULT_MODEL_DIR / "model.json").read_text())
+    meta["classes"] = meta["classes"][:-1]
+    for path in DEFAULT_MODEL_DIR.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "model.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="46 classes"):
+        TileModel.describe(tmp_path)
+
+
+def test_shipped_model_is_small_and_described(model: TileModel):
+    total = sum(p.stat().st_size for p in DEFAULT_MODEL_DIR.iterdir() if p.is_file())
+    assert total <= 20 * 1024 * 1024
+    info = model.info
+    assert info["name"] and info["version"]
+    assert info["classes"] == list(CLASSES)
+    assert all((DEFAULT_MODEL_DIR / f).is_file() for f in info["files"])
+    assert (DEFAULT_MODEL_DIR / "MODEL_CARD.md").is_file()
+
+
+# ------------------------------------------------------------------------------------------ decoding and crops
+
+
+def test_heatmap_decoding_keeps_local_maxima_above_threshold():
+    heat = np.zeros((8, 8), np.float32)
+    heat[2, 3], heat[2, 4] = 0.9, 0.6  # a peak and its weaker neighbour
+    heat[6, 6] = 0.2  # below the threshold
+    sides = np.full((4, 8, 8), 4.0, np.float32)
+    boxes, scores = decode_heatmap(heat, sides, 8, 0.3, 10)
+    assert scores.tolist() == pytest.approx([0.9])
+    assert boxes.tolist() == [[24.0, 16.0, 32.0, 24.0]]  # cell centre (28, 20) +- 4
+    assert local_peaks(heat)[2, 4] == 0
+
+
+def test_nms_drops_the_weaker_of_two_overlapping_boxes():
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
+    keep = nms(boxes, np.array([0.5, 0.9, 0.7]), 0.5)
+    assert keep.tolist() == [1, 2]
+    assert box_iou(boxes[:1], boxes[2:])[0, 0] == 0
+
+
+def test_crops_are_resized_with_margin_and_padded_at_the_border():
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[:, :100] = 255
+    crops = crop_tiles(image, np.array([[80, 10, 120, 90], [-20, -20, 10, 10]], np.float32), 32, 0.1)
+    assert crops.shape == (2, 3, 32, 32) and crops.dtype == np.float32
+    assert crops[0, :, :, :12].mean() > 250 and crops[0, :, :, -12:].mean() < 5  # left white, right black
+    assert crops[1].min() == 255  # a box over the corner repeats the border
+
+
+def test_detections_default_orientation_and_face_down():
+    d = Detections(
+        np.zeros((2, 4), np.float32), np.ones(2, np.float32), np.array([CLASS_INDEX["back"], 0]), np.array([1, 0], bool)
+    )
+    assert d.orientation.tolist() == [90, 0] and d.face_down.tolist() == [True, False]
+    assert d.subset(np.array([1])).codes == ["1m"]
+
+
+# ------------------------------------------------------------------------------------------ the shipped model
+
+
+def test_bad_pictures_are_refused_clearly(model: TileModel):
+    with pytest.raises(ValueError, match="RGB picture"):
+        model.detect(np.zeros((50, 50), np.uint8))
+    with pytest.raises(ValueError, match="RGB picture"):
+        model.detect(np.zeros((50, 50, 3), np.float32))
+    with pytest.raises(ValueError, match="too small"):
+        model.detect(np.zeros((4, 50, 3), np.uint8))
+
+
+def test_empty_table_has_no_tiles(model: TileModel):
+    rng = np.random.default_rng(0)
+    felt = np.clip(np.array([40, 120, 60]) + rng.normal(0, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
+    assert len(model.detect(felt)) <= 1
+
+
+def test_reads_the_tiles_of_a_synthetic_hand(model: TileModel):
+    image, boxes, codes = _fixture("riichi_hand")
+    timings: dict[str, float] = {}
+    found = model.detect(image, timings)
+    located, right = _found(found, boxes, codes)
+    assert located >= 0.9 * len(codes)
+    assert right >= 0.85 * len(codes)
+    assert set(timings) == {"detect", "classify"}
+    assert np.all(found.boxes[:, :2] >= 0) and np.all(found.boxes[:, 2] <= image.shape[1])
+    assert np.all((found.scores > 0) & (found.scores <= 1))
+
+
+def test_a_large_photo_gives_the_same_tiles_in_its_pixels(model: TileModel):
+    image, boxes, codes = _fixture("riichi_hand")
+    scale = 4032 / image.shape[1]
+    big = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    located, right = _found(model.detect(big), boxes * scale, codes)
+    assert located >= 0.9 * len(codes) and right >= 0.85 * len(codes)
+
+
+def test_a_turned_photo_turns_the_face_orientation(model: TileModel):
+    image, boxes, codes = _fixture("riichi_hand")
+    upright = model.detect(image)
+    turned = model.detect(np.ascontiguousarray(np.rot90(image, -1)))  # a quarter turn clockwise
+    assert len(upright) and len(turned)
+    before = np.bincount(upright.orientation // 90, minlength=4).argmax()
+    after = np.bincount(turned.orientation // 90, minlength=4).argmax()
+    assert after == (before + 1) % 4
+    assert turned.rotated.mean() > 0.5 or upright.rotated.mean() > 0.5

@@ -208,12 +208,13 @@ class _Geometry:
         return float(math.atan(np.average(slopes, weights=weights)))
 
     def _orient(self) -> None:
-        """Make ``u`` point to the player's right, by the faces' turn (image convention when they tie)."""
+        """Make ``u`` point to the player's right, by the faces' turn: where at least three in four faces agree
+        (a photo taken from across the table shows them upside down); else by the image's own left to right."""
         faces = [i for i in range(self.n) if self.codes[i] != _BACK]
         theta = np.radians(self.orientation[faces])
         right = np.stack([np.cos(theta), np.sin(theta)], axis=1) if faces else np.zeros((0, 2))
         vote = float((right @ self.u).sum())
-        if abs(vote) < 0.5:
+        if abs(vote) < max(0.5, 0.5 * len(faces)):
             vote = self.u[0] if abs(self.u[0]) > 0.2 else self.u[1]
         if vote < 0:
             self._project(math.atan2(-self.u[1], -self.u[0]))

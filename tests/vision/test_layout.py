@@ -184,6 +184,17 @@ def test_direction_points_to_the_players_right():
     assert read_layout(scene(FULL, 90)).direction == pytest.approx((0.0, 1.0), abs=0.02)
 
 
+def test_faces_split_on_their_turn_leave_the_row_read_left_to_right():
+    det = scene("123m456p789s11z22z", 0)
+    det.orientation[:9] = 180  # 9 of 14 faces read upside down: not three in four
+    layout = read_layout(det)
+    assert layout.direction == pytest.approx((1.0, 0.0), abs=0.02)
+    assert layout.hand["win_tile"] == "2z"
+    det.orientation[:] = 180
+    det.orientation[0] = 0  # 13 of 14 upside down: the photo was taken from across the table
+    assert read_layout(det).direction == pytest.approx((-1.0, 0.0), abs=0.02)
+
+
 def test_meld_shapes():
     assert meld_shape(["3s", "4s", "5s"]) == "chow"
     assert meld_shape(["5s", "3s", "4s"]) == "chow"

@@ -233,18 +233,21 @@ def test_photo_is_read_corrected_and_rescored(server, tmp_path):
     from api.analysis import NoModel, load_model
 
     try:
-        load_model()
+        model = load_model()
     except NoModel as exc:
         pytest.skip(f"no tile model: {exc}")
     photos = dataset_photos()
     if not photos:
         pytest.skip("no test photo under datasets/")
+    photo = next((p for p in photos if p.stem == "row-flower"), photos[0])
+    rules, code = a_correction_that_changes_the_score(photo, model)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport=PHONE)
         page.goto(server + "/")
         page.wait_for_selector("body[data-ready=true]")
-        photo_flow(page, photos[0], tmp_path, "page-photo-375x812.png")
+        page.select_option("#ruleset", rules)
+        photo_flow(page, photo, tmp_path, "page-photo-375x812.png", code)
         browser.close()
 
 

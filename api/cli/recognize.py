@@ -191,9 +191,10 @@ def describe(rec: dict[str, Any]) -> str:
 
 
 def hand_text(hand: dict[str, Any]) -> str:
-    """The hand in the compact form of `mjscan score`: concealed tiles and flowers with the winning tile
-    last, then each meld (``[7777z]`` a concealed kong, ``2222p+`` an added kong)."""
-    first = list(hand.get("concealed", [])) + list(hand.get("flowers", []))
+    """The hand in the compact form of `mjscan score`: concealed tiles in tile order and flowers with the
+    winning tile last, then each meld (``[7777z]`` a concealed kong, ``2222p+`` an added kong)."""
+    concealed = sorted(hand.get("concealed", []), key=lambda c: CLASS_INDEX.get(c, len(CLASS_INDEX)))
+    first = concealed + list(hand.get("flowers", []))
     if hand.get("win_tile"):
         first.append(hand["win_tile"])
     parts = [compact(first)]

@@ -16,6 +16,7 @@ from api.cli import main
 from api.cli.recognize import hand_text
 from scoring import parse_compact
 from vision.recognize import from_detections
+from vision.types import CLASS_INDEX
 
 ROW = SAMPLE / "images" / "row-flower.jpg"
 MELD = SAMPLE / "images" / "table-meld-row.jpg"
@@ -124,6 +125,7 @@ def test_hand_text_is_the_compact_form_mjscan_score_reads(text):
     hand = from_detections(scene(text), 1000, 1000).hand
     parsed = parse_compact(hand_text(hand)).to_json()
     assert sorted(parsed["concealed"]) == sorted(hand["concealed"])
+    assert parsed["concealed"] == sorted(parsed["concealed"], key=lambda c: CLASS_INDEX[c])  # in tile order
     assert parsed["win_tile"] == hand["win_tile"]
     assert sorted(parsed["flowers"]) == sorted(hand["flowers"])
     assert [(m["type"], m["open"], m.get("added", False)) for m in parsed["melds"]] == [

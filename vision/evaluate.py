@@ -31,7 +31,8 @@ What is counted:
 labels of other codes are dropped together with any prediction on them, and images holding such labels
 are left out of exact-hand accuracy.
 
-Label files: one ``<image stem>.txt`` per photo in the labels folder; a line is ``class cx cy w h``
+The images folder is walked with its subfolders; the label file of ``images/a/b.jpg`` is ``labels/a/b.txt``
+(the layout ``mjscan label --format yolo`` writes). A label line is ``class cx cy w h``
 (normalised) or a polygon ``class x1 y1 x2 y2 x3 y3 ...`` read as its bounding box. ``classes.json`` maps
 class index to tile code, as a dict (``{"0": "5f", ...}``) or a list.
 """
@@ -495,8 +496,8 @@ def read_yolo_labels(path: str | Path, width: int, height: int, classes: Mapping
 
 
 def list_images(folder: str | Path) -> list[Path]:
-    """The photos in a folder (by suffix), sorted by name."""
-    return sorted(p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+    """The photos in a folder and its subfolders (by suffix), sorted by their path."""
+    return sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
 
 
 def evaluate_folder(
@@ -536,9 +537,10 @@ def evaluate_folder(
         try:
             decoded = decode_image(path, reduce_to=reduce_to)
         except ImageError as exc:
-            ev.unreadable.append(f"{path.name} ({exc.message})")
+            ev.unreadable.append(f"{path.relative_to(images)} ({exc.message})")
             continue
-        label_path = labels / (path.stem + ".txt")
+        relative = path.relative_to(images).with_suffix("")
+        label_path = labels / relative.with_name(relative.name + ".txt")
         if label_path.is_file():
             height, width = decoded.rgb.shape[:2]
             truth = read_yolo_labels(label_path, width, height, class_map)
@@ -550,7 +552,7 @@ def evaluate_folder(
         ev.detect_ms.append((time.perf_counter() - start) * 1000.0)
         m = ev.add(predicted, truth)
         if out_dir is not None and not m.perfect:
-            (out_dir / (path.stem + ".jpg")).write_bytes(to_jpeg(error_image(decoded.rgb, predicted, truth, m)))
+            (out_dir / ("__".join(relative.parts) + ".jpg")).write_bytes(to_jpeg(error_image(decoded.rgb, predicted, truth, m)))
     return ev.report()
 
 

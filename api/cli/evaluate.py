@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--images", required=True, type=Path, help="folder of photos")
+    p.add_argument("--images", required=True, type=Path, help="folder of photos (its subfolders too)")
     p.add_argument("--labels", required=True, type=Path, help="folder of YOLO label files (<photo stem>.txt)")
     p.add_argument(
         "--classes", required=True, type=Path, help="classes.json: class index -> tile code (object or list)"
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="leave out predictions that touch no labelled box (tiles nobody labelled) instead of counting them wrong",
     )
-    p.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by name)")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by path)")
 
 
 def run(args: argparse.Namespace) -> int:

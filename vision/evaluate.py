@@ -552,7 +552,8 @@ def evaluate_folder(
         ev.detect_ms.append((time.perf_counter() - start) * 1000.0)
         m = ev.add(predicted, truth)
         if out_dir is not None and not m.perfect:
-            (out_dir / ("__".join(relative.parts) + ".jpg")).write_bytes(to_jpeg(error_image(decoded.rgb, predicted, truth, m)))
+            picture = to_jpeg(error_image(decoded.rgb, predicted, truth, m))
+            (out_dir / ("__".join(relative.parts) + ".jpg")).write_bytes(picture)
     return ev.report()
 
 

@@ -216,22 +216,49 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, ...], color: Color
 
 def _with_panel(pil: Image.Image, lines: Sequence[str], max_side: int) -> Image.Image:
     """``pil`` with a black panel of white ``lines`` below it, as wide as the picture (two columns when the
-    lines would make the panel taller than the picture is wide), shrunk to max_side on its long side."""
+    lines would make the panel taller than the picture is wide and each fits half of it; a line too long for
+    its column is wrapped), shrunk to max_side on its long side."""
     cjk = any(ord(ch) >= 0x2E80 for line in lines for ch in line)
     font = _font(max(int(max(pil.size) / 40), 12), cjk)
     measure = ImageDraw.Draw(pil)
-    boxes = [measure.textbbox((0, 0), line, font=font) for line in lines]
-    line_h = max(b[3] - b[1] for b in boxes) + max(4, font.size // 3)
+    line_h = max(measure.textbbox((0, 0), line, font=font)[3] for line in lines) + max(4, font.size // 3)
     pad = line_h // 2
-    columns = 2 if len(lines) * line_h > pil.width and len(lines) > 1 else 1
-    rows = -(-len(lines) // columns)
+    half = pil.width // 2 - 2 * pad
+    two = len(lines) > 1 and len(lines) * line_h > pil.width and all(measure.textlength(x, font) <= half for x in lines)
+    columns = 2 if two else 1
+    width = pil.width // columns - 2 * pad
+    wrapped = [part for line in lines for part in _wrap(measure, line, font, width)]
+    rows = -(-len(wrapped) // columns)
     canvas = Image.new("RGB", (pil.width, pil.height + rows * line_h + 2 * pad), (0, 0, 0))
     canvas.paste(pil, (0, 0))
     draw = ImageDraw.Draw(canvas)
-    for k, (line, b) in enumerate(zip(lines, boxes, strict=True)):
-        x = pad + (k // rows) * (pil.width // columns) - b[0]
-        draw.text((x, pil.height + pad + (k % rows) * line_h - b[1]), line, fill=(255, 255, 255), font=font)
+    for k, line in enumerate(wrapped):
+        left, top = draw.textbbox((0, 0), line, font=font)[:2]
+        x = pad + (k // rows) * (pil.width // columns) - left
+        draw.text((x, pil.height + pad + (k % rows) * line_h - top), line, fill=(255, 255, 255), font=font)
     factor = max_side / max(canvas.size)
     if factor < 1.0:
         canvas = canvas.resize((max(1, round(canvas.width * factor)), max(1, round(canvas.height * factor))))
     return canvas
+
+
+def _wrap(
+    draw: ImageDraw.ImageDraw, line: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int
+) -> list[str]:
+    """``line`` cut into pieces no wider than ``width`` pixels: at spaces, or anywhere in a word too long."""
+    out: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if draw.textlength(candidate, font=font) <= width:
+            current = candidate
+            continue
+        if current:
+            out.append(current)
+        current = ""
+        for ch in word:
+            if current and draw.textlength(current + ch, font=font) > width:
+                out.append(current)
+                current = ""
+            current += ch
+    return [*out, current] if current or not out else out

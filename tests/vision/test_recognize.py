@@ -153,3 +153,13 @@ def test_a_picture_too_small_to_hold_tiles_is_refused_with_its_size():
     with pytest.raises(ImageError) as caught:
         recognize(np.zeros((20, 300, 3), np.uint8), model=LabelModel(tolerant=True))
     assert caught.value.code == "too_small" and "300 x 20" in caught.value.message
+
+
+def test_a_panel_line_longer_than_the_picture_is_wrapped_not_cut():
+    rec = from_detections(scene("123m456p789s11z55z _ 5z"), 1200, 900)
+    long = "not scored: wrong tile count: 10 concealed (winning tile included) and 1 meld(s) make 13; needs 14"
+    one = annotate_image(np.full((300, 400, 3), 128, np.uint8), rec, lines=[long])
+    short = annotate_image(np.full((300, 400, 3), 128, np.uint8), rec, lines=["not scored"])
+    assert one.shape[0] > short.shape[0] + 20  # more than one line of text
+    panel = one[300:]
+    assert (panel[:, -3:] < 30).all()  # nothing written into the right edge: the text stopped inside

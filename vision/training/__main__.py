@@ -29,8 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, required=True, help="folder for the ONNX files and model.json")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--scenes", type=int, default=2000, help="synthetic scenes to render (default 2000)")
-    parser.add_argument("--det-steps", type=int, default=1600, help="detector batches of 16 (default 1600)")
-    parser.add_argument("--cls-steps", type=int, default=1000, help="classifier batches of 128 (default 1000)")
+    parser.add_argument("--det-steps", type=int, default=3600, help="detector batches of 16 (default 3600)")
+    parser.add_argument("--cls-steps", type=int, default=6000, help="classifier batches of 128 (default 6000)")
     parser.add_argument("--check-scenes", type=int, default=120, help="synthetic scenes for the final check")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument(

@@ -10,7 +10,6 @@ says otherwise the winner is not the dealer and wins on a discard; base 1. ``ite
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 import scoring
 from scoring import HandError, parse_compact
 from tests import handgen
+from tests.score_table import Case, check_table_case
 
 
 def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -30,18 +30,6 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
 def initial(concealed: str, dealer: bool) -> dict[str, Any]:
     """An initial hand (起手胡): the dealt tiles, 14 for the dealer and 13 for the others."""
     return {"concealed": concealed, "initial_hand": True, "dealer": dealer}
-
-
-@dataclass
-class Case:
-    id: str
-    cite: str
-    hand: dict[str, Any]
-    items: dict[str, int]
-    total: int
-    options: dict[str, Any] = field(default_factory=dict)
-    payments: dict[str, Any] | None = None
-    notes: tuple[str, ...] = ()
 
 
 SMALL = "123m345m789m234p55p"  # 4 melds + a 5p pair: a 小胡
@@ -271,14 +259,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_changsha_table(case: Case) -> None:
     """Each hand scores exactly the items, total, payments and notes worked out above."""
-    result = scoring.score(case.hand, "changsha", case.options).to_json()
-    assert result["winning"] == bool(case.items), result["notes"]
-    assert {i["id"]: i["value"] * i["count"] for i in result["items"]} == case.items
-    assert result["total"] == case.total
-    for key, value in (case.payments or {}).items():
-        assert result["payments"][key] == value, key
-    for words in case.notes:
-        assert any(words in n for n in result["notes"]), (words, result["notes"])
+    check_table_case(case, "changsha")
 
 
 @pytest.mark.parametrize(

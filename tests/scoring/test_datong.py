@@ -11,7 +11,6 @@ times x 10. ``items`` lists every item expected (id: factor), nothing more.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest
 import scoring
 from scoring import HandError, parse_compact
 from tests import handgen
+from tests.score_table import Case, check_table_case
 
 
 def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -27,18 +27,6 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
     out = parse_compact(text, win).to_json()
     out.update(fields)
     return out
-
-
-@dataclass
-class Case:
-    id: str
-    cite: str
-    hand: dict[str, Any]
-    items: dict[str, int]
-    total: int
-    options: dict[str, Any] = field(default_factory=dict)
-    payments: dict[str, Any] | None = None
-    notes: tuple[str, ...] = ()
 
 
 # 4 melds + pair with no suit of 8 tiles, won on the 5m pair: a 屁和
@@ -273,14 +261,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_datong_table(case: Case) -> None:
     """Each hand scores exactly the items, total, payments and notes worked out above."""
-    result = scoring.score(case.hand, "datong", case.options).to_json()
-    assert result["winning"] == bool(case.items), result["notes"]
-    assert {i["id"]: i["value"] * i["count"] for i in result["items"]} == case.items
-    assert result["total"] == case.total
-    for key, value in (case.payments or {}).items():
-        assert result["payments"][key] == value, key
-    for words in case.notes:
-        assert any(words in n for n in result["notes"]), (words, result["notes"])
+    check_table_case(case, "datong")
 
 
 @pytest.mark.parametrize(

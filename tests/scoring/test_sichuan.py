@@ -9,7 +9,6 @@ bamboo (``void_suit: s``), the table is S-A and the base is 1, so the discarder 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 import scoring
 from scoring import HandError, parse_compact
 from tests import handgen
+from tests.score_table import Case, check_table_case
 
 
 def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -25,18 +25,6 @@ def hand(text: str, win: str | None = None, **fields: Any) -> dict[str, Any]:
     out = parse_compact(text, win).to_json()
     out.update({"void_suit": "s", **fields})
     return out
-
-
-@dataclass
-class Case:
-    id: str
-    cite: str
-    hand: dict[str, Any]
-    items: dict[str, int]
-    total: int
-    options: dict[str, Any] = field(default_factory=dict)
-    payments: dict[str, Any] | None = None
-    notes: tuple[str, ...] = ()
 
 
 # S-A 二.1 example "123 345 789万 234 66筒"
@@ -523,14 +511,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_sichuan_table(case: Case) -> None:
     """Each hand scores exactly the items, total, payments and notes worked out above."""
-    result = scoring.score(case.hand, "sichuan", case.options).to_json()
-    assert result["winning"] == bool(case.items), result["notes"]
-    assert {i["id"]: i["value"] * i["count"] for i in result["items"]} == case.items
-    assert result["total"] == case.total
-    for key, value in (case.payments or {}).items():
-        assert result["payments"][key] == value, key
-    for words in case.notes:
-        assert any(words in n for n in result["notes"]), (words, result["notes"])
+    check_table_case(case, "sichuan")
 
 
 def test_payment_is_two_to_the_fan() -> None:

@@ -539,8 +539,8 @@ def evaluate_folder(
         except ImageError as exc:
             ev.unreadable.append(f"{path.relative_to(images)} ({exc.message})")
             continue
-        relative = path.relative_to(images).with_suffix("")
-        label_path = labels / relative.with_name(relative.name + ".txt")
+        relative = path.relative_to(images)
+        label_path = labels / relative.with_suffix(".txt")
         if label_path.is_file():
             height, width = decoded.rgb.shape[:2]
             truth = read_yolo_labels(label_path, width, height, class_map)
@@ -553,7 +553,7 @@ def evaluate_folder(
         m = ev.add(predicted, truth)
         if out_dir is not None and not m.perfect:
             picture = to_jpeg(error_image(decoded.rgb, predicted, truth, m))
-            (out_dir / ("__".join(relative.parts) + ".jpg")).write_bytes(picture)
+            (out_dir / "__".join(relative.with_suffix(".jpg").parts)).write_bytes(picture)
     return ev.report()
 
 

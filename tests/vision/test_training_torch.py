@@ -94,7 +94,30 @@ def test_crop_bank_marks_negatives_apart():
 # ------------------------------------------------------------------------------------------ training smoke test
 
 
-def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.FacePool, tmp_path: Path):
+def test_the_bfloat16_forward_pass_is_bfloat16_and_close_to_float32():
+    import torch
+
+    from vision.training.classification import NUM_OUTPUTS
+    from vision.training.loop import autocast
+    from vision.training.nets import TileClassifier
+
+    torch.manual_seed(0)
+    net = TileClassifier(NUM_OUTPUTS).eval()
+    x = torch.rand(4, 3, 64, 64) * 255
+    with torch.no_grad():
+        exact = net(x)[0]
+        with autocast(True):
+            low = net(x)[0]
+        with autocast(False):
+            plain = net(x)[0]
+    assert low.dtype == torch.bfloat16 and plain.dtype == torch.float32
+    assert torch.equal(plain, exact)
+    error = (low.float() - exact).abs().max().item()
+    assert 0 < error < 0.05 * exact.abs().max().item()
+
+
+@pytest.mark.parametrize("bf16", [False, True])
+def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.FacePool, tmp_path: Path, bf16: bool):
     import torch
 
     pytest.importorskip("onnx")
@@ -108,11 +131,11 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
     rng = np.random.default_rng(0)
     scenes = [renderer.render(rng) for _ in range(3)]
     pictures = [Picture(encode(s.image), s.boxes) for s in scenes]
-    detector = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=128)
+    detector = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=128, bf16=bf16)
     bank = CropBank.concat(
         [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
     )
-    classifier = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8)
+    classifier = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, bf16=bf16)
     settings = {
         "detector": {"threshold": 0.001, "nms_iou": 0.6, "max_tiles": 50},
         "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},

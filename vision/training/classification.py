@@ -21,6 +21,7 @@ import torch
 from torch.nn import functional as F
 
 from vision.detector import box_iou, crop_tiles
+from vision.training.loop import autocast
 from vision.training.nets import CROP, TileClassifier
 from vision.types import CLASS_INDEX, CLASSES
 
@@ -201,9 +202,11 @@ def train_classifier(
     seed: int,
     batch: int = 128,
     lr: float = 3e-3,
+    bf16: bool = False,
     progress=None,
 ) -> TileClassifier:
-    """Train a classifier from scratch for ``steps`` batches (AdamW, one-cycle learning rate)."""
+    """Train a classifier from scratch for ``steps`` batches (AdamW, one-cycle learning rate; the forward pass in
+    bfloat16 when ``bf16``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     weights = source_weights(bank, shares)
@@ -213,7 +216,9 @@ def train_classifier(
     net.train()
     for step in range(steps):
         images, classes, orient = make_batch(rng, bank, weights, batch)
-        class_logits, orient_logits = net(images)
+        with autocast(bf16):
+            class_logits, orient_logits = net(images)
+        class_logits, orient_logits = class_logits.float(), orient_logits.float()
         loss_cls = F.cross_entropy(class_logits, classes, label_smoothing=0.05)
         known = orient.sum(1) > 0
         if known.any():

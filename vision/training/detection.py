@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import torch
 
+from vision.training.loop import autocast
 from vision.training.nets import STRIDE, TileDetector
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
@@ -197,9 +198,11 @@ def train_detector(
     crop: int = 384,
     lr: float = 3e-3,
     real_share: float = 0.5,
+    bf16: bool = False,
     progress=None,
 ) -> TileDetector:
-    """Train a detector from scratch for ``steps`` batches (AdamW, one-cycle learning rate)."""
+    """Train a detector from scratch for ``steps`` batches (AdamW, one-cycle learning rate; the forward pass in
+    bfloat16 when ``bf16``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = TileDetector().to(memory_format=torch.channels_last)
@@ -208,9 +211,10 @@ def train_detector(
     net.train()
     for step in range(steps):
         images, heat, target, weight = make_batch(rng, real, synthetic, batch, crop, real_share)
-        logits, sides = net(images)
-        loss_hm = focal_loss(logits, heat)
-        loss_box = giou_loss(sides, target, weight)
+        with autocast(bf16):
+            logits, sides = net(images)
+        loss_hm = focal_loss(logits.float(), heat)
+        loss_box = giou_loss(sides.float(), target, weight)
         loss = loss_hm + 2.0 * loss_box
         opt.zero_grad(set_to_none=True)
         loss.backward()

@@ -155,6 +155,18 @@ def test_scenes_show_face_down_and_sideways_tiles(pool: synth.FacePool):
     assert {0, 1, 2, 3} <= set(turns)
 
 
+def test_phone_scenes_show_bigger_tiles_than_the_training_spread(pool: synth.FacePool):
+    def small_sides(phone: bool) -> float:  # the 10th percentile of the tiles' shorter sides, pixels
+        renderer, rng = synth.SceneRenderer(pool, size=256, phone=phone), np.random.default_rng(3)
+        sides = [
+            np.min(s.boxes[:, 2:] - s.boxes[:, :2], 1) for s in (renderer.render(rng, "art", "hand") for _ in range(30))
+        ]
+        return float(np.percentile(np.concatenate(sides), 10))
+
+    phone, spread = small_sides(True), small_sides(False)
+    assert phone >= 10 and phone >= 1.3 * spread  # 10 px at 256: 25 px in a 640 picture
+
+
 def test_orientation_counts_quarter_turns_clockwise():
     upright = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float)  # TL TR BR BL, image y down
     assert synth._orientation(upright) == 0

@@ -34,6 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--faces", choices=["art", "hk", "mixed"], default="art", help="face source (default art)")
     parser.add_argument("--layout", choices=LAYOUTS, help="one arrangement only (default: all, mixed)")
     parser.add_argument("--size", type=int, default=640, help="picture side in pixels (default 640)")
+    parser.add_argument(
+        "--phone",
+        action="store_true",
+        help="only scenes as a player photographs a hand: the camera in front of standing tiles, above flat "
+        "ones, the whole layout in the picture, tiles 40 to 150 px across at 640 where it fits, no stretch "
+        "(default: the spread training draws from, down to 12 px tiles, grazing views and stretched pictures)",
+    )
     return parser
 
 
@@ -67,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     (args.out / "labels").mkdir(exist_ok=True)
     (args.out / "classes.json").write_text(json.dumps({str(i): c for i, c in enumerate(CLASSES)}, indent=1) + "\n")
-    renderer = SceneRenderer(pool, args.size)
+    renderer = SceneRenderer(pool, args.size, phone=args.phone)
     rng = np.random.default_rng(args.seed)
     tiles = 0
     for index in tqdm(range(args.count), desc="render", unit="picture", dynamic_ncols=True):

@@ -548,11 +548,18 @@ LAYOUTS = ("hand", "grid", "scatter", "wall")
 
 
 class SceneRenderer:
-    """Renders random scenes of tiles; ``render(rng)`` gives one ``Scene``."""
+    """Renders random scenes of tiles; ``render(rng)`` gives one ``Scene``.
 
-    def __init__(self, pool: FacePool, size: int = 640) -> None:
+    ``phone``: only scenes as a player photographs a hand (a test set of the product's use), not the wider
+    spread training draws from: the camera 17 to 52 degrees above standing tiles, 34 to 90 above flat ones,
+    the whole layout in the picture with tiles up to 150 pixels across in a 640 picture (40 or more where the
+    layout fits), no stretch.
+    """
+
+    def __init__(self, pool: FacePool, size: int = 640, phone: bool = False) -> None:
         self.pool = pool
         self.size = size
+        self.phone = phone
 
     def render(self, rng: np.random.Generator, faces: str | None = None, layout: str | None = None) -> Scene:
         """One random scene. ``faces`` forces the face source ("art", "hk" or "mixed"), ``layout`` the
@@ -577,7 +584,9 @@ class SceneRenderer:
         mid = (centers.min(0) + centers.max(0)) / 2
         radius = max(2.0, float(np.max(np.linalg.norm(centers - mid, axis=1))) + h)
         standing = any(t.pose.startswith("standing") for t in tiles)
-        if standing and rng.random() < 0.6:
+        if self.phone:  # standing tiles from in front (from above, only their tops show), flat ones from above
+            elevation = rng.uniform(0.3, 0.9) if standing else rng.uniform(0.6, 1.5707)
+        elif standing and rng.random() < 0.6:
             elevation = rng.uniform(0.08, 0.6)
         else:
             elevation = rng.uniform(0.5, 1.5707) if rng.random() < 0.7 else rng.uniform(1.2, 1.5707)
@@ -589,7 +598,7 @@ class SceneRenderer:
         if np.any(camera.depth(corners) < 0.5):
             return None
         faces = np.stack([tq[0][1] if t.face is not None else tq[1][1] for t, tq in zip(tiles, quads, strict=True)])
-        camera.affine = self._fit(rng, camera.project(corners), camera.project(faces.reshape(-1, 3)), S)
+        camera.affine = self._fit(rng, camera.project(corners), camera.project(faces.reshape(-1, 3)), S, self.phone)
         light = np.array([rng.normal(0, 0.6), rng.normal(0, 0.6), rng.uniform(0.6, 1.5)])
         light /= np.linalg.norm(light)
         ambient = rng.uniform(0.45, 0.75)
@@ -660,11 +669,12 @@ class SceneRenderer:
         return out
 
     @staticmethod
-    def _fit(rng: np.random.Generator, pts: np.ndarray, faces: np.ndarray, S: int) -> np.ndarray:
+    def _fit(rng: np.random.Generator, pts: np.ndarray, faces: np.ndarray, S: int, phone: bool) -> np.ndarray:
         """A 2-D transform (roll, stretch, scale, shift) that puts the projected scene into the picture.
 
         The scale gives the tiles a random size (mostly 24 to 150 pixels for a 640 picture) and lets a large
-        layout run over the edges of the picture.
+        layout run over the edges of the picture; for ``phone``, 40 to 150 pixels or smaller to show the whole
+        layout, and no stretch.
         """
         roll = (
             0.0
@@ -674,7 +684,7 @@ class SceneRenderer:
         c, s = math.cos(roll), math.sin(roll)
         rot = np.array([[c, -s], [s, c]])
         stretch = 1.0
-        r = rng.random()
+        r = 1.0 if phone else rng.random()
         if r < 0.4:
             stretch = math.exp(rng.normal(0, 0.25))
         elif r < 0.5:
@@ -684,10 +694,16 @@ class SceneRenderer:
         lo, hi = p.min(0), p.max(0)
         quads = ((faces @ rot.T) * scale_xy).reshape(-1, 4, 2)
         edge = float(np.median(np.max(quads.max(1) - quads.min(1), axis=1)))
-        tile_px = math.exp(rng.uniform(math.log(24), math.log(150))) if rng.random() < 0.9 else rng.uniform(12, 24)
+        if phone:
+            tile_px = math.exp(rng.uniform(math.log(40), math.log(150)))
+        elif rng.random() < 0.9:
+            tile_px = math.exp(rng.uniform(math.log(24), math.log(150)))
+        else:
+            tile_px = rng.uniform(12, 24)
         tile_px *= S / 640
-        fit = rng.uniform(0.6, 0.98) * S / max(float(np.max(hi - lo)), 1e-6)
-        scale = min(tile_px / max(edge, 1e-6), fit * rng.uniform(1.0, 1.8))
+        fit = rng.uniform(0.75 if phone else 0.6, 0.98) * S / max(float(np.max(hi - lo)), 1e-6)
+        # or smaller, to hold the layout: all of it in a phone's picture, else at most 1.8 times the picture
+        scale = min(tile_px / max(edge, 1e-6), fit * (1.0 if phone else rng.uniform(1.0, 1.8)))
         extent = (hi - lo) * scale
         room = S - extent
         offset = np.where(room > 0, rng.uniform(0, 1, 2) * np.maximum(room, 0), rng.uniform(0, 1, 2) * room)

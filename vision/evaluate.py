@@ -276,6 +276,13 @@ class EvaluationReport:
         return self.total.f1
 
     @property
+    def errors(self) -> dict[str, int]:
+        """Where the errors lie: a found tile given a wrong code (one false positive and one false negative
+        each), a labelled tile no box found, a box where no labelled tile is."""
+        wrong = sum(n for _, _, n in self.confusions)
+        return {"wrong_code": wrong, "tile_missed": self.total.fn - wrong, "box_on_no_tile": self.total.fp - wrong}
+
+    @property
     def hand_accuracy(self) -> float | None:
         """Exact-hand accuracy, or None when no image has 13 or 14 labels."""
         return self.hands_exact / self.hands_checked if self.hands_checked else None
@@ -287,6 +294,7 @@ class EvaluationReport:
             "labels": self.labels,
             "predictions": self.predictions,
             **{k: v for k, v in self.total.to_json().items() if k != "support"},
+            "errors": self.errors,
             "hands": {
                 "checked": self.hands_checked,
                 "exact": self.hands_exact,
@@ -314,6 +322,11 @@ class EvaluationReport:
             f"tiles: precision {t.precision:.4f}  recall {t.recall:.4f}  F1 {t.f1:.4f}  "
             f"(tp {t.tp}, fp {t.fp}, fn {t.fn})",
         ]
+        e = self.errors
+        lines.append(
+            f"errors: {e['wrong_code']} found tiles with a wrong code, {e['tile_missed']} tiles not found, "
+            f"{e['box_on_no_tile']} boxes where no tile is"
+        )
         acc = self.hand_accuracy
         lines.append(
             f"exact hands: {self.hands_exact}/{self.hands_checked}"

@@ -109,8 +109,10 @@ def decode_for_model(
 
     Raises ``vision.io.ImageError`` for a photo that cannot be read, ``too_small`` for one under ``MIN_SIDE``.
     """
-    decoded = image if isinstance(image, DecodedImage) else decode_image(
-        image, max_pixels=max_pixels, reduce_to=DECODE_SIDE, name=name
+    decoded = (
+        image
+        if isinstance(image, DecodedImage)
+        else decode_image(image, max_pixels=max_pixels, reduce_to=DECODE_SIDE, name=name)
     )
     if min(decoded.width, decoded.height) < MIN_SIDE:
         raise ImageError(

@@ -33,9 +33,7 @@ def _load(verb: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mjscan", description="Read a mahjong hand from a photo and score it."
-    )
+    parser = argparse.ArgumentParser(prog="mjscan", description="Read a mahjong hand from a photo and score it.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for verb, text in COMMANDS.items():
         module = _load(verb)

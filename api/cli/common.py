@@ -13,13 +13,9 @@ from scoring.tiles import to_compact
 def add_scoring_arguments(p: argparse.ArgumentParser) -> None:
     """--rules, --option and the situation flags that every scoring verb takes."""
     p.add_argument("--rules", required=True, help="rule set (see `mjscan rules`)")
-    p.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule-set option (repeatable)"
-    )
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule-set option (repeatable)")
     s = p.add_argument_group("situation (each rule set reads the fields it knows)")
-    s.add_argument(
-        "--tsumo", "--self-drawn", dest="self_drawn", action="store_true", help="won on a self-drawn tile"
-    )
+    s.add_argument("--tsumo", "--self-drawn", dest="self_drawn", action="store_true", help="won on a self-drawn tile")
     s.add_argument("--seat", dest="seat_wind", choices=list("ESWN"), help="seat wind")
     s.add_argument("--round", dest="round_wind", choices=list("ESWN"), help="round (prevalent) wind")
     s.add_argument("--flowers", help="bonus tiles set aside, e.g. 1f6f")

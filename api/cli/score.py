@@ -24,9 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the hand in compact form: concealed tiles (winning tile included), then melds: "
         '"123m456p789s11z 234p"; [7777z] is a concealed kong, 2222p+ an added kong',
     )
-    p.add_argument(
-        "--hand", metavar="FILE", help="a JSON file (or - for standard input) with a hand or a list"
-    )
+    p.add_argument("--hand", metavar="FILE", help="a JSON file (or - for standard input) with a hand or a list")
     p.add_argument("--win", help="which concealed tile is the winning tile (default: the last one written)")
     add_scoring_arguments(p)
 
@@ -37,17 +35,11 @@ def run(args: argparse.Namespace) -> int:
         options = ruleset.resolve_options(parse_key_values(args.option, "--option"))
         fields = situation(args)
         if (args.hand is None) == (args.compact is None):
-            raise ScoringError(
-                "bad_argument", 'give either a compact hand ("123m456p ...") or --hand FILE.json'
-            )
+            raise ScoringError("bad_argument", 'give either a compact hand ("123m456p ...") or --hand FILE.json')
         if args.compact is not None:
             hand = apply_situation(parse_compact(args.compact, args.win), fields)
             result = ruleset.score(hand, options)
-            print(
-                json.dumps(result.to_json(), ensure_ascii=False, indent=2)
-                if args.json
-                else format_score(result)
-            )
+            print(json.dumps(result.to_json(), ensure_ascii=False, indent=2) if args.json else format_score(result))
             return 0
         if args.win is not None:
             raise ScoringError("bad_argument", "--win goes with the compact form; in JSON use win_tile")

@@ -177,11 +177,11 @@ def test_ittsu_closed_and_open():
     assert ids(r := score("4567m9m234p55s8m 123m")) == ["ittsu"] and r.total == 1
 
 
-
 def test_a_declared_chow_written_out_of_order_still_makes_its_yaku():
     # a chow is a set of tiles, not a sequence: "978m" is the chow 789m, so 123m 456m + 789m is ittsu (open, 1 han)
     r = score("123m456m99p 978m 234s", win="9p")
     assert ids(r) == ["ittsu"] and r.total == 1
+
 
 def test_sanshoku_closed_and_open():
     # rule card: the same chow in the three suits, 2 han, open 1. 234m 234p 234s 678m 9s9s: 40 fu: 2600

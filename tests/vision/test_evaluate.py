@@ -54,6 +54,8 @@ def test_a_wrong_code_on_a_labelled_tile_is_a_confusion():
     assert (r.total.tp, r.total.fp, r.total.fn) == (1, 1, 1)
     assert r.precision == 0.5 and r.recall == 0.5 and r.f1 == 0.5
     assert r.confusions == [("5p", "3p", 1)]
+    assert r.errors == {"wrong_code": 1, "tile_missed": 0, "box_on_no_tile": 0}
+    assert "errors: 1 found tiles with a wrong code, 0 tiles not found, 0 boxes" in r.format()
     assert r.per_class["5p"].fn == 1 and r.per_class["3p"].fp == 1 and r.per_class["1m"].tp == 1
 
 
@@ -70,6 +72,8 @@ def test_figures_over_several_images():
     assert (r.total.tp, r.total.fp, r.total.fn) == (4, 0, 1)
     assert r.precision == 1.0 and r.recall == pytest.approx(0.8) and r.f1 == pytest.approx(8 / 9)
     assert r.per_class["2m"].recall == 0.5
+    assert r.errors == {"wrong_code": 0, "tile_missed": 1, "box_on_no_tile": 0}
+    assert r.to_json()["errors"] == r.errors
 
 
 def row(codes: str) -> list[tuple[str, tuple[float, float, float, float]]]:

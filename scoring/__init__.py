@@ -4,10 +4,16 @@
 >>> scoring.score("123m456p789s11z 234p", rules="mcr", options={"edition": "2006"}).total  # doctest: +SKIP
 """
 
-from scoring.errors import HandError, OptionError, ScoringError
-from scoring.hand import Hand, Meld, parse_compact
-from scoring.registry import get, rulesets, score, unscorable
-from scoring.result import Item, Score
+from scoring import _native
+
+_native.guard()  # before any compiled module is imported
+
+from scoring.errors import HandError, OptionError, ScoringError  # noqa: E402
+from scoring.hand import Hand, Meld, parse_compact  # noqa: E402
+from scoring.registry import get, rulesets, score, unscorable  # noqa: E402
+from scoring.result import Item, Score  # noqa: E402
+
+compiled_modules = _native.compiled_modules
 
 __all__ = [
     "Hand",
@@ -17,6 +23,7 @@ __all__ = [
     "OptionError",
     "Score",
     "ScoringError",
+    "compiled_modules",
     "get",
     "parse_compact",
     "rulesets",

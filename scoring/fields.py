@@ -41,6 +41,7 @@ class Field:
         """The field's value checked (tiles parsed to codes); HandError(bad_field) naming the field if wrong."""
         if value is None and self.default is None:
             return None
+        ok: bool | None
         if self.kind == "bool":
             ok = isinstance(value, bool)
         elif self.kind == "int":

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from scoring.errors import OptionError
 from scoring.fields import HAND_FIELDS, Field, read_fields
 from scoring.hand import Hand
@@ -82,6 +84,7 @@ class Option:
         return out
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); the other rule sets subclass it
 class RuleSet(ABC):
     """A rule set. Subclasses set the class attributes and implement ``evaluate``."""
 

@@ -53,9 +53,10 @@ def fu(f: Facts, r: Reading) -> tuple[int, int, list[FuEntry]]:
         n = _SET_FU[key]
         entries.append((_SET_REASON[key], n, i))
         raw += n
+    win_block = -1 if r.arr.win_block is None else r.arr.win_block
     wait = _WAIT_FU.get(r.wait)
     if wait is not None:
-        entries.append((wait, 2, r.arr.win_block))
+        entries.append((wait, 2, win_block))
         raw += 2
     pair = r.pair
     if pair is not None and pair >= 27:
@@ -70,7 +71,7 @@ def fu(f: Facts, r: Reading) -> tuple[int, int, list[FuEntry]]:
             raw += 2
     has_fu = raw > 20
     if f.tsumo and (has_fu or f.is_open or f.options["pinfu_tsumo_fu"]):
-        entries.append(("tsumo", 2, r.arr.win_block))
+        entries.append(("tsumo", 2, win_block))
         raw += 2
     if not f.tsumo:
         if not f.is_open:

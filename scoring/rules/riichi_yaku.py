@@ -263,7 +263,10 @@ class Reading:
         self.concealed_sets = concealed_sets
 
 
-Test = Callable[[Facts, "Reading | None"], Any]
+#: A pattern's predicate: (facts, reading) -> False, True or the indices of the blocks that show it. The
+#: reading is a ``Reading`` for the patterns asked of each reading and None for those asked once per hand, so
+#: it is typed Any: each predicate's own signature says which it takes.
+Test = Callable[[Facts, Any], Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,10 @@
 """Riichi scoring speed: hands per second, ours and the reference library ``mahjong``'s, in one run.
 
     python benchmarks/bench_riichi.py [--hands 3000] [--rounds 6] [--slice 300] [--seed 1]
-    python benchmarks/bench_riichi.py --profile     # where the time of mjscan score goes, step by step
+    MJSCAN_PURE_PYTHON=1 python benchmarks/bench_riichi.py --profile   # where the time goes (plain Python)
+
+The scoring modules run compiled when the install built them (``setup.py``; the output says so);
+``MJSCAN_PURE_PYTHON=1`` runs the same code as plain Python, for comparison.
 
 The hands are the seeded random riichi hands of ``tests/handgen_riichi.py`` (open and closed, kongs, red
 fives, dora, every situation flag). Both sides get their input ready-made: ours a ``scoring.Hand``, the
@@ -44,6 +47,8 @@ sys.path.insert(0, str(ROOT))
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
+from scoring import compiled_modules  # noqa: E402
+from scoring._native import MODULES  # noqa: E402
 from scoring.decompose import arrangements  # noqa: E402
 from scoring.hand import Hand  # noqa: E402
 from scoring.rules import riichi  # noqa: E402
@@ -66,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.hands < 1 or args.rounds < 1 or args.slice < 1 or args.warm < 0:
         p.error("--hands, --rounds and --slice must be at least 1, --warm at least 0")
+    if args.profile and compiled_modules():
+        p.error("--profile reads cProfile, which does not see inside compiled code: set MJSCAN_PURE_PYTHON=1")
 
     options = RULESET.resolve_options({})
     warm = random.Random(args.seed + 1_000_003)
@@ -122,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
 
     ref = best["mahjong"]
     print(f"{args.hands} hands (seed {args.seed}), {len(parts)} slices, best of {args.rounds} interleaved rounds each")
+    compiled = compiled_modules()
+    print(
+        f"scoring modules compiled with mypyc: {len(compiled)} of {len(MODULES)}"
+        + ("" if compiled else " (plain Python: no build, a stale build or MJSCAN_PURE_PYTHON)")
+    )
     print("(the indented lines are steps inside 'mjscan score', timed alone)")
     for name, seconds in best.items():
         per_hand = seconds / args.hands * 1e6

@@ -8,13 +8,13 @@ discard by a non-dealer. ``items`` lists every item expected (id: tai), nothing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 import scoring
 from scoring import parse_compact
+from tests.score_table import Case
 
 ALL_FLOWERS = ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]
 
@@ -32,18 +32,6 @@ CONCEALED = "123m456m789m234p56p33z7p"
 OPEN = "456m789m234p56p33z7p 123m"
 # 17 tiles that form no winning hand (for the flower wins, which need none)
 INCOMPLETE = "123m456m789m234p57p19s1z"
-
-
-@dataclass
-class Case:
-    id: str
-    cite: str
-    hand: dict[str, Any]
-    items: dict[str, int]
-    total: int
-    options: dict[str, Any] = field(default_factory=dict)
-    payments: dict[str, int] | None = None
-    notes: tuple[str, ...] = ()
 
 
 CASES = [

@@ -22,21 +22,34 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement, permutations, product
 from operator import itemgetter
+from typing import Final
 
 from scoring.tiles import HONOURS, NUM_KINDS, TERMINALS_AND_HONOURS, rank
 
-CHOW, PUNG, KONG, PAIR, KNITTED = "chow", "pung", "kong", "pair", "knitted"
+CHOW: Final = "chow"
+PUNG: Final = "pung"
+KONG: Final = "kong"
+PAIR: Final = "pair"
+KNITTED: Final = "knitted"
 
 #: Wait shapes, as ``Arrangement.wait`` reports them.
-TWO_SIDED, EDGE, CLOSED, SINGLE, DUAL_PUNG = "two_sided", "edge", "closed", "single", "dual_pung"
-THIRTEEN_SIDED, KNITTED_WAIT = "thirteen_sided", "knitted"
+TWO_SIDED: Final = "two_sided"
+EDGE: Final = "edge"
+CLOSED: Final = "closed"
+SINGLE: Final = "single"
+DUAL_PUNG: Final = "dual_pung"
+THIRTEEN_SIDED: Final = "thirteen_sided"
+KNITTED_WAIT: Final = "knitted"
 
-STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven_pairs", "thirteen_orphans"
-PAIRS_AND_PUNG = "pairs_and_pung"
-KNITTED_STRAIGHT, KNITTED_HONOURS = "knitted_straight", "knitted_honours"
+STANDARD: Final = "standard"
+SEVEN_PAIRS: Final = "seven_pairs"
+THIRTEEN_ORPHANS: Final = "thirteen_orphans"
+PAIRS_AND_PUNG: Final = "pairs_and_pung"
+KNITTED_STRAIGHT: Final = "knitted_straight"
+KNITTED_HONOURS: Final = "knitted_honours"
 
 #: The six knitted straights: ranks 1-4-7, 2-5-8 and 3-6-9, each in a different suit.
-KNITTED_SETS: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_SETS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6)))
     for perm in permutations(range(3))
 )
@@ -71,9 +84,11 @@ class Block:
         return self.meld is not None
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass's generated __init__ sets each field through object.__setattr__, which is most
+# of the cost of making one; the __init__ below is compiled with the module (setup.py). Treat it as a value.
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Arrangement:
-    """One reading of a winning hand.
+    """One reading of a winning hand (a value: never changed once made).
 
     blocks: the melds and the pair (declared melds included); empty for thirteen orphans and the
     honours-and-knitted shape, whose tiles are in ``singles``. win_block: the index in ``blocks`` of the block
@@ -84,7 +99,16 @@ class Arrangement:
     blocks: tuple[Block, ...]
     win_block: int | None
     wait: str
-    singles: tuple[int, ...] = ()
+    singles: tuple[int, ...]
+
+    def __init__(
+        self, shape: str, blocks: tuple[Block, ...], win_block: int | None, wait: str, singles: tuple[int, ...] = ()
+    ) -> None:
+        self.shape = shape
+        self.blocks = blocks
+        self.win_block = win_block
+        self.wait = wait
+        self.singles = singles
 
     @property
     def pair(self) -> Block | None:
@@ -123,9 +147,9 @@ class Shapes:
 # ---- melds + pair ---------------------------------------------------------------------------------------
 
 #: The suit groups of a counts array: (first kind, size, honours).
-_GROUPS = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
+_GROUPS: Final = ((0, 9, False), (9, 9, False), (18, 9, False), (27, 7, True))
 #: the counts of the thirteen terminals and honours
-_ORPHANS = itemgetter(*TERMINALS_AND_HONOURS)
+_ORPHANS: Final = itemgetter(*TERMINALS_AND_HONOURS)
 
 
 @cache
@@ -228,7 +252,7 @@ def _suit_splits(counts: tuple[int, ...], base: int, honours: bool) -> _SuitSpli
 
 
 #: ``_suit_splits`` of each suit group, by the group's counts: filled as counts come up (one lookup per group)
-_SUIT_MEMO: tuple[dict[tuple[int, ...], _SuitSplits], ...] = ({}, {}, {}, {})
+_SUIT_MEMO: Final[tuple[dict[tuple[int, ...], _SuitSplits], ...]] = ({}, {}, {}, {})
 
 
 def _remember(group: int, counts: tuple[int, ...]) -> _SuitSplits:

@@ -10,14 +10,14 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from scoring.errors import HandError
 from scoring.fields import HAND_FIELDS
 from scoring.tiles import KIND_OF, NUM_KINDS, TileError, code_of, is_flower, kind, normal, parse_tiles
 
-MELD_TYPES = ("chow", "pung", "kong")
-FROM_VALUES = ("left", "across", "right")
+MELD_TYPES: Final = ("chow", "pung", "kong")
+FROM_VALUES: Final = ("left", "across", "right")
 
 
 @dataclass
@@ -230,7 +230,7 @@ def _copies(hand: Hand, code: str) -> int:
     return hand.concealed.count(code) + (hand.win_tile == code) + sum(m.tiles.count(code) for m in hand.melds)
 
 
-_RED_FIVES = (("0m", 4), ("0p", 13), ("0s", 22))
+_RED_FIVES: Final = (("0m", 4), ("0p", 13), ("0s", 22))
 
 
 def _kind(code: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -19,8 +19,9 @@ from scoring.fields import HAND_FIELDS, Field, read_fields
 from scoring.hand import Hand
 from scoring.result import Score
 
-SOURCE, PRACTICE = "source", "common practice"
-DOCS = Path(__file__).parent / "docs"
+SOURCE: Final = "source"
+PRACTICE: Final = "common practice"
+DOCS: Final = Path(__file__).parent / "docs"
 
 
 @dataclass(frozen=True)

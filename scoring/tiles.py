@@ -12,26 +12,33 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
+from typing import Final
 
-SUITS = "mps"
-NUM_KINDS = 34  # playing tiles: the length of a counts array
-EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
-WINDS = (EAST, SOUTH, WEST, NORTH)
-DRAGONS = (WHITE, GREEN, RED)
-HONOURS = tuple(range(27, 34))
-TERMINALS = (0, 8, 9, 17, 18, 26)
-TERMINALS_AND_HONOURS = TERMINALS + HONOURS
-FLOWER_KINDS = tuple(range(34, 42))
+SUITS: Final = "mps"
+NUM_KINDS: Final = 34  # playing tiles: the length of a counts array
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+WHITE: Final = 31
+GREEN: Final = 32
+RED: Final = 33
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (WHITE, GREEN, RED)
+HONOURS: Final = tuple(range(27, 34))
+TERMINALS: Final = (0, 8, 9, 17, 18, 26)
+TERMINALS_AND_HONOURS: Final = TERMINALS + HONOURS
+FLOWER_KINDS: Final = tuple(range(34, 42))
 
-WIND_LETTERS = "ESWN"  # seat_wind / round_wind in the hand JSON
+WIND_LETTERS: Final = "ESWN"  # seat_wind / round_wind in the hand JSON
 
-_ZH_HONOURS = "东南西北白发中"
-_EN_HONOURS = ("East", "South", "West", "North", "White", "Green", "Red")
-_EN_FLOWERS = ("Plum", "Orchid", "Chrysanthemum", "Bamboo", "Spring", "Summer", "Autumn", "Winter")
-_EN_SUITS = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+_ZH_HONOURS: Final = "东南西北白发中"
+_EN_HONOURS: Final = ("East", "South", "West", "North", "White", "Green", "Red")
+_EN_FLOWERS: Final = ("Plum", "Orchid", "Chrysanthemum", "Bamboo", "Spring", "Summer", "Autumn", "Winter")
+_EN_SUITS: Final = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 
-_CODE_RE = re.compile(r"^(?:[0-9][mps]|[1-7]z|[1-8]f)$")
-_GROUP_RE = re.compile(r"(\d+)([mpszf])")
+_CODE_RE: Final = re.compile(r"^(?:[0-9][mps]|[1-7]z|[1-8]f)$")
+_GROUP_RE: Final = re.compile(r"(\d+)([mpszf])")
 
 
 class TileError(ValueError):
@@ -62,7 +69,7 @@ def kind(code: str) -> int:
 
 
 #: The kind of every code (red fives and bonus tiles included): a lookup for the hot paths, same as ``kind``.
-KIND_OF: dict[str, int] = {
+KIND_OF: Final[dict[str, int]] = {
     f"{n}{s}": kind(f"{n}{s}")
     for s, top in (("m", 9), ("p", 9), ("s", 9), ("z", 7), ("f", 8))
     for n in range(0 if s in SUITS else 1, top + 1)

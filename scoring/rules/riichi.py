@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, lru_cache
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Shapes, arrangements
 from scoring.errors import HandError
@@ -32,16 +32,16 @@ from scoring.rules.riichi_yaku import (
 from scoring.ruleset import PRACTICE, SOURCE, Option, RuleSet
 from scoring.tiles import code_of, next_in_cycle
 
-SHAPES = Shapes(seven_pairs=True, thirteen_orphans=True)
-NOT_A_WIN = "the tiles do not form a winning hand: four sets and a pair, seven pairs or thirteen orphans"
-NO_YAKU = "no yaku: a win needs at least one yaku (dora and red fives are not yaku)"
-FIVES = (4, 13, 22)
+SHAPES: Final = Shapes(seven_pairs=True, thirteen_orphans=True)
+NOT_A_WIN: Final = "the tiles do not form a winning hand: four sets and a pair, seven pairs or thirteen orphans"
+NO_YAKU: Final = "no yaku: a win needs at least one yaku (dora and red fives are not yaku)"
+FIVES: Final = (4, 13, 22)
 #: the plain code of each kind, and the dora each kind indicates
-_CODE = tuple(code_of(k) for k in range(34))
-_DORA_OF = tuple(next_in_cycle(k) for k in range(34))
-_RED_SUIT = {"0m": 0, "0p": 1, "0s": 2}
-_RED_OF = {4: "0m", 13: "0p", 22: "0s"}
-_FU_NAMES = {
+_CODE: Final = tuple(code_of(k) for k in range(34))
+_DORA_OF: Final = tuple(next_in_cycle(k) for k in range(34))
+_RED_SUIT: Final = {"0m": 0, "0p": 1, "0s": 2}
+_RED_OF: Final = {4: "0m", 13: "0p", 22: "0s"}
+_FU_NAMES: Final = {
     "base": "base fu (futei)",
     "closed_ron": "closed hand won on a discard (menzen kafu)",
     "tsumo": "self-draw",
@@ -57,7 +57,7 @@ _FU_NAMES = {
 
 
 #: Situations that cannot happen together: (true for a hand that shows it, the refusal).
-_CONFLICTS: tuple[tuple[Callable[[Hand, bool], bool], str], ...] = (
+_CONFLICTS: Final[tuple[tuple[Callable[[Hand, bool], bool], str], ...]] = (
     (lambda h, d: (h.riichi or h.double_riichi) and h.is_open, "riichi is declared only with a closed hand"),
     (lambda h, d: h.ippatsu and not (h.riichi or h.double_riichi), "ippatsu needs riichi (or double riichi)"),
     (lambda h, d: h.ippatsu and h.kong_replacement, "a kong cancels ippatsu: ippatsu and rinshan cannot go together"),
@@ -81,7 +81,7 @@ _CONFLICTS: tuple[tuple[Callable[[Hand, bool], bool], str], ...] = (
     ),
 )
 #: the situation flags, read at once: a hand with none of them set (most hands) skips the conflict checks
-_SITUATION_FLAGS = attrgetter(
+_SITUATION_FLAGS: Final = attrgetter(
     "riichi",
     "double_riichi",
     "ippatsu",
@@ -517,4 +517,4 @@ def _notes(hand: Hand, options: dict[str, Any], f: Facts, r: Reading, ids: set[s
     return notes
 
 
-RULESET = Riichi()
+RULESET: Final = Riichi()

@@ -6,32 +6,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from scoring.decompose import CLOSED, EDGE, SEVEN_PAIRS, SINGLE, STANDARD
 from scoring.rules.riichi_yaku import TERMINAL_OR_HONOUR, Facts, Reading
 from scoring.tiles import DRAGONS
 
 #: fu of a pung by (terminal or honour, kong, concealed); an open simple pung is 2 and each doubles it
-_SET_FU = {
+_SET_FU: Final = {
     (t, k, c): 2 * (2 if t else 1) * (4 if k else 1) * (2 if c else 1)
     for t in (False, True)
     for k in (False, True)
     for c in (False, True)
 }
-_SET_REASON = {
+_SET_REASON: Final = {
     (t, k, c): f"{'concealed' if c else 'open'}_{'terminal_' if t else ''}{'kong' if k else 'pung'}"
     for t in (False, True)
     for k in (False, True)
     for c in (False, True)
 }
 #: the reason ids of the set entries (open_pung, concealed_terminal_kong, ...)
-SET_REASONS = tuple(_SET_REASON.values())
-_WAIT_FU = {EDGE: "edge_wait", CLOSED: "closed_wait", SINGLE: "single_wait"}
+SET_REASONS: Final = tuple(_SET_REASON.values())
+_WAIT_FU: Final = {EDGE: "edge_wait", CLOSED: "closed_wait", SINGLE: "single_wait"}
 
 #: (han needed, base points, name) of the limits from mangan up, highest first
-_LIMITS = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"), (5, 2000, "mangan"))
-_YAKUMAN_NAMES = {1: "yakuman", 2: "double yakuman", 3: "triple yakuman"}
+_LIMITS: Final = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"), (5, 2000, "mangan"))
+_YAKUMAN_NAMES: Final = {1: "yakuman", 2: "double yakuman", 3: "triple yakuman"}
 
 #: One fu entry: (reason id, fu, block index or -1).
 FuEntry = tuple[str, int, int]

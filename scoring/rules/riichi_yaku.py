@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from scoring.decompose import (
     CHOW,
@@ -35,13 +35,13 @@ from scoring.decompose import (
 from scoring.hand import Hand
 from scoring.tiles import DRAGONS, EAST, HONOURS, NORTH, SOUTH, TERMINALS, TERMINALS_AND_HONOURS, WEST, WINDS, code_of
 
-TERMINAL_OR_HONOUR = frozenset(TERMINALS_AND_HONOURS)
-TERMINAL_KINDS = frozenset(TERMINALS)
-HONOUR_KINDS = frozenset(HONOURS)
+TERMINAL_OR_HONOUR: Final = frozenset(TERMINALS_AND_HONOURS)
+TERMINAL_KINDS: Final = frozenset(TERMINALS)
+HONOUR_KINDS: Final = frozenset(HONOURS)
 #: 2 3 4 6 8 bamboo and the green dragon: the tiles of ryuuiisou
-GREEN = frozenset((19, 20, 21, 23, 25, 32))
-_DRAGON_SET = frozenset(DRAGONS)
-_WIND_SET = frozenset(WINDS)
+GREEN: Final = frozenset((19, 20, 21, 23, 25, 32))
+_DRAGON_SET: Final = frozenset(DRAGONS)
+_WIND_SET: Final = frozenset(WINDS)
 
 
 def _mask(kinds: frozenset[int]) -> int:
@@ -49,52 +49,52 @@ def _mask(kinds: frozenset[int]) -> int:
     return sum(1 << k for k in kinds)
 
 
-TERMINAL_OR_HONOUR_MASK = _mask(TERMINAL_OR_HONOUR)
-_HONOUR_MASK = _mask(HONOUR_KINDS)
-_GREEN_MASK = _mask(GREEN)
-_SUIT_MASK = 0x1FF  # the nine kinds of a suit, shifted by 9 x suit
-_MIDDLE_MASK = _mask(frozenset(s + r for s in (0, 9, 18) for r in (3, 4, 5)))  # the 4, 5 and 6 of each suit
-_BIT = tuple(1 << k for k in range(34))
-_RED_FIVES = (("0m", 4), ("0p", 13), ("0s", 22))
+TERMINAL_OR_HONOUR_MASK: Final = _mask(TERMINAL_OR_HONOUR)
+_HONOUR_MASK: Final = _mask(HONOUR_KINDS)
+_GREEN_MASK: Final = _mask(GREEN)
+_SUIT_MASK: Final = 0x1FF  # the nine kinds of a suit, shifted by 9 x suit
+_MIDDLE_MASK: Final = _mask(frozenset(s + r for s in (0, 9, 18) for r in (3, 4, 5)))  # the 4, 5 and 6 of each suit
+_BIT: Final = tuple(1 << k for k in range(34))
+_RED_FIVES: Final = (("0m", 4), ("0p", 13), ("0s", 22))
 
 #: the kind of every code (red fives included), looked up instead of parsed in the hot paths
-KIND: dict[str, int] = {code_of(k): k for k in range(34)} | {"0m": 4, "0p": 13, "0s": 22}
-_WIND_KIND = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
-_VALUED = {(seat, round_): _DRAGON_SET | {seat, round_} for seat in WINDS for round_ in WINDS}
+KIND: Final[dict[str, int]] = {code_of(k): k for k in range(34)} | {"0m": 4, "0p": 13, "0s": 22}
+_WIND_KIND: Final = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+_VALUED: Final = {(seat, round_): _DRAGON_SET | {seat, round_} for seat in WINDS for round_ in WINDS}
 
 # ---- features: what a hand or a reading shows, as bits; ``Yaku.needs`` is a mask of them ---------------------
 
 #: hand features (``Facts.features``)
-RIICHI_ANY = 1 << 0  # riichi, double riichi or ippatsu declared
-TSUMO = 1 << 1
-LUCK = 1 << 2  # rinshan, chankan or the last tile
-BLESSING = 1 << 3  # tenhou, chiihou or renhou
-CLOSED = 1 << 4  # no open meld
-ONLY_SIMPLES = 1 << 5
-ONLY_TERMINALS_HONOURS = 1 << 6
-OUTSIDE_TILES = 1 << 7  # a terminal or honour and no 4, 5 or 6: every block can hold a terminal or honour
-ONE_SUIT = 1 << 8  # the number tiles are of one suit
-ONLY_GREEN = 1 << 9
-THREE_KONGS = 1 << 10  # three kongs or more
-FULL_SUIT = 1 << 11  # 1 to 9 of a suit
-THREE_SUIT_RUN = 1 << 12  # three consecutive ranks in each of the three suits
-THREE_SUIT_RANK = 1 << 13  # one rank in each of the three suits
-DRAGON_TRIPLET = 1 << 14  # three or more copies of a dragon
-WIND_TRIPLET = 1 << 15  # three or more copies of a wind
+RIICHI_ANY: Final = 1 << 0  # riichi, double riichi or ippatsu declared
+TSUMO: Final = 1 << 1
+LUCK: Final = 1 << 2  # rinshan, chankan or the last tile
+BLESSING: Final = 1 << 3  # tenhou, chiihou or renhou
+CLOSED: Final = 1 << 4  # no open meld
+ONLY_SIMPLES: Final = 1 << 5
+ONLY_TERMINALS_HONOURS: Final = 1 << 6
+OUTSIDE_TILES: Final = 1 << 7  # a terminal or honour and no 4, 5 or 6: every block can hold a terminal or honour
+ONE_SUIT: Final = 1 << 8  # the number tiles are of one suit
+ONLY_GREEN: Final = 1 << 9
+THREE_KONGS: Final = 1 << 10  # three kongs or more
+FULL_SUIT: Final = 1 << 11  # 1 to 9 of a suit
+THREE_SUIT_RUN: Final = 1 << 12  # three consecutive ranks in each of the three suits
+THREE_SUIT_RANK: Final = 1 << 13  # one rank in each of the three suits
+DRAGON_TRIPLET: Final = 1 << 14  # three or more copies of a dragon
+WIND_TRIPLET: Final = 1 << 15  # three or more copies of a wind
 #: three or more copies of this honour
-TRIPLET_OF = {k: 1 << (16 + k - 27) for k in HONOURS}
-_ALL_DRAGON_TRIPLETS = sum(TRIPLET_OF[k] for k in DRAGONS)
-_ALL_WIND_TRIPLETS = sum(TRIPLET_OF[k] for k in WINDS)
+TRIPLET_OF: Final = {k: 1 << (16 + k - 27) for k in HONOURS}
+_ALL_DRAGON_TRIPLETS: Final = sum(TRIPLET_OF[k] for k in DRAGONS)
+_ALL_WIND_TRIPLETS: Final = sum(TRIPLET_OF[k] for k in WINDS)
 #: reading features (``Reading.features``): at least n chows, at least n pungs or kongs, the shape
-CHOWS_AT_LEAST = (0, 1 << 23, 1 << 24, 1 << 25, 1 << 26)
-SETS_AT_LEAST = (0, 1 << 27, 1 << 28, 1 << 29, 1 << 30)
-SEVEN_PAIRS_SHAPE = 1 << 31
-THIRTEEN_ORPHANS_SHAPE = 1 << 32
-_READING_FEATURES = sum(CHOWS_AT_LEAST) | sum(SETS_AT_LEAST) | SEVEN_PAIRS_SHAPE | THIRTEEN_ORPHANS_SHAPE
-_SHAPE_FEATURES = {SEVEN_PAIRS: SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS: THIRTEEN_ORPHANS_SHAPE}
+CHOWS_AT_LEAST: Final = (0, 1 << 23, 1 << 24, 1 << 25, 1 << 26)
+SETS_AT_LEAST: Final = (0, 1 << 27, 1 << 28, 1 << 29, 1 << 30)
+SEVEN_PAIRS_SHAPE: Final = 1 << 31
+THIRTEEN_ORPHANS_SHAPE: Final = 1 << 32
+_READING_FEATURES: Final = sum(CHOWS_AT_LEAST) | sum(SETS_AT_LEAST) | SEVEN_PAIRS_SHAPE | THIRTEEN_ORPHANS_SHAPE
+_SHAPE_FEATURES: Final = {SEVEN_PAIRS: SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS: THIRTEEN_ORPHANS_SHAPE}
 #: the reading features of 0-4 chows and 0-4 sets
-_CHOW_BITS = tuple(sum(CHOWS_AT_LEAST[: n + 1]) for n in range(5))
-_SET_BITS = tuple(sum(SETS_AT_LEAST[: n + 1]) for n in range(5))
+_CHOW_BITS: Final = tuple(sum(CHOWS_AT_LEAST[: n + 1]) for n in range(5))
+_SET_BITS: Final = tuple(sum(SETS_AT_LEAST[: n + 1]) for n in range(5))
 
 
 class Facts:
@@ -469,14 +469,21 @@ def _renhou(as_yakuman: bool) -> Callable[[Facts, Reading | None], bool]:
     return lambda f, r: f.hand.human_win and f.options["renhou_yakuman"] == as_yakuman
 
 
-_WIND_NAMES = {EAST: ("east", "東"), SOUTH: ("south", "南"), WEST: ("west", "西"), NORTH: ("north", "北")}
+_WIND_NAMES: Final = {EAST: ("east", "東"), SOUTH: ("south", "南"), WEST: ("west", "西"), NORTH: ("north", "北")}
 
-C1, C2, C3, C4 = CHOWS_AT_LEAST[1:]
-S1, S2, S3, S4 = SETS_AT_LEAST[1:]
-P7, P13 = SEVEN_PAIRS_SHAPE, THIRTEEN_ORPHANS_SHAPE
+C1: Final = CHOWS_AT_LEAST[1]
+C2: Final = CHOWS_AT_LEAST[2]
+C3: Final = CHOWS_AT_LEAST[3]
+C4: Final = CHOWS_AT_LEAST[4]
+S1: Final = SETS_AT_LEAST[1]
+S2: Final = SETS_AT_LEAST[2]
+S3: Final = SETS_AT_LEAST[3]
+S4: Final = SETS_AT_LEAST[4]
+P7: Final = SEVEN_PAIRS_SHAPE
+P13: Final = THIRTEEN_ORPHANS_SHAPE
 
 #: Every pattern, in the order items are listed. The rule card gives the source of each value.
-YAKU: tuple[Yaku, ...] = (
+YAKU: Final[tuple[Yaku, ...]] = (
     # situation (read from the hand's flags)
     Yaku("riichi", "Riichi", "立直", 1, 0, lambda f, r: f.hand.riichi, RIICHI_ANY, shows="none"),
     Yaku(
@@ -609,20 +616,20 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("suukantsu", "Suukantsu", "四槓子", 13, 13, _kongs(4), THREE_KONGS, yakuman=1),
 )
 
-BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU}
+BY_ID: Final[dict[str, Yaku]] = {y.id: y for y in YAKU}
 #: the han of every pattern by (open hand, double yakuman option): ``Yaku.han`` looked up
-HAN: dict[tuple[bool, bool], dict[str, int]] = {
+HAN: Final[dict[tuple[bool, bool], dict[str, int]]] = {
     (is_open, double): {y.id: y.han(is_open, double) for y in YAKU}
     for is_open in (False, True)
     for double in (False, True)
 }
 #: the place of each pattern in YAKU: items are listed in this order
-ORDER: dict[str, int] = {y.id: i for i, y in enumerate(YAKU)}
-HAND_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if not y.per_reading)
-_READING_YAKU: tuple[Yaku, ...] = tuple(y for y in YAKU if y.per_reading)
-_SEAT_YAKU = {w: f"yakuhai_seat_{en}" for w, (en, _) in _WIND_NAMES.items()}
-_ROUND_YAKU = {w: f"yakuhai_round_{en}" for w, (en, _) in _WIND_NAMES.items()}
-_WIND_YAKU = set(_SEAT_YAKU.values()) | set(_ROUND_YAKU.values())
+ORDER: Final[dict[str, int]] = {y.id: i for i, y in enumerate(YAKU)}
+HAND_YAKU: Final[tuple[Yaku, ...]] = tuple(y for y in YAKU if not y.per_reading)
+_READING_YAKU: Final[tuple[Yaku, ...]] = tuple(y for y in YAKU if y.per_reading)
+_SEAT_YAKU: Final = {w: f"yakuhai_seat_{en}" for w, (en, _) in _WIND_NAMES.items()}
+_ROUND_YAKU: Final = {w: f"yakuhai_round_{en}" for w, (en, _) in _WIND_NAMES.items()}
+_WIND_YAKU: Final = set(_SEAT_YAKU.values()) | set(_ROUND_YAKU.values())
 
 
 @cache

@@ -342,7 +342,8 @@ def _check_indicators(hand: Hand, options: dict[str, Any], f: Facts) -> None:
     """Indicators that exist: at most 5 of each, one ura under each dora, no fifth copy of any tile counting the
     hand and the indicators, one red five of a suit, and (chankan) no other copy of the robbed tile."""
     dora, ura = hand.dora_indicators, hand.ura_dora_indicators
-    counts = f.counts
+    counts = f.counts  # the hand's own: at most 4 of a kind (Hand.validate), so only an indicator's kind can pass
+    shown: dict[int, int] = {}  # the indicators' kinds and how many of each
     reds = [0, 0, 0]
     for code in f.reds:
         reds[_RED_SUIT[code]] += 1
@@ -357,36 +358,37 @@ def _check_indicators(hand: Hand, options: dict[str, Any], f: Facts) -> None:
                     raise HandError("bad_field", f"{field}: {code} is a flower; riichi has none")
         if len(ura) > max(1, len(dora)):
             raise HandError("bad_field", "there is one ura dora indicator under each dora indicator, no more")
-        counts = list(counts)
         for code in (*dora, *ura):
-            counts[KIND[code]] += 1
+            k = KIND[code]
+            shown[k] = shown.get(k, 0) + 1
             if code[0] == "0":
                 reds[_RED_SUIT[code]] += 1
     if max(reds) > 1:
         for suit, n in zip("mps", reds, strict=True):
             if n > 1:
                 raise HandError("too_many_copies", f"{n} copies of the red five 0{suit} in the hand and the indicators")
-    if max(counts) > 4:
-        for k in range(34):
-            if counts[k] > 4:
-                raise HandError(
-                    "too_many_copies", f"{counts[k]} copies of {code_of(k)} in the hand and indicators: 4 exist"
-                )
-    if options["red_fives"] and (counts[4] > 3 or counts[13] > 3 or counts[22] > 3):
+    over = [k for k, n in shown.items() if counts[k] + n > 4]
+    if over:
+        k = min(over)
+        raise HandError(
+            "too_many_copies", f"{counts[k] + shown[k]} copies of {code_of(k)} in the hand and indicators: 4 exist"
+        )
+    if options["red_fives"]:
         for suit, k, n in zip("mps", FIVES, reds, strict=True):
-            if counts[k] - n == 4:
+            if counts[k] + shown.get(k, 0) - n == 4:
                 raise HandError(
                     "too_many_copies",
                     f"four plain 5{suit}: with red fives a set has three and the red 0{suit} "
                     f"(write one as 0{suit}, or set the option red_fives=false)",
                 )
-    if hand.robbing_kong and hand.win_tile is not None and counts[KIND[hand.win_tile]] > 1:
-        win = code_of(KIND[hand.win_tile])
-        raise HandError(
-            "not_allowed",
-            f"chankan: the other three {win} are in the kong being robbed, so neither the hand nor an indicator "
-            "can show another",
-        )
+    if hand.robbing_kong and hand.win_tile is not None:
+        k = KIND[hand.win_tile]
+        if counts[k] + shown.get(k, 0) > 1:
+            raise HandError(
+                "not_allowed",
+                f"chankan: the other three {code_of(k)} are in the kong being robbed, so neither the hand nor an "
+                "indicator can show another",
+            )
 
 
 def _counted(met: list[tuple[Yaku, Any]], han_of: dict[str, int]) -> tuple[list[tuple[Yaku, Any]], int, bool]:

@@ -145,7 +145,7 @@ class Facts:
         kongs = 0
         is_open = False
         for m in hand.melds:
-            ks = tuple(sorted(map(KIND.__getitem__, m.tiles)))  # a chow may be written in any order
+            ks = tuple(sorted([KIND[t] for t in m.tiles]))  # a chow may be written in any order
             for k in ks:
                 counts[k] += 1
                 mask |= _BIT[k]

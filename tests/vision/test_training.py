@@ -167,6 +167,26 @@ def test_phone_scenes_show_bigger_tiles_than_the_training_spread(pool: synth.Fac
     assert phone >= 10 and phone >= 1.3 * spread  # 10 px at 256: 25 px in a 640 picture
 
 
+def test_white_strokes_of_a_dark_set_stay_visible_on_any_face():
+    """The Black art set draws numerals and winds in white for its dark body: on a light face they are
+    printed dark (they used to vanish, white on white), on a dark face they stay white."""
+    face = np.zeros((800, 600, 4), np.uint8)
+    cv2.putText(face, "3", (150, 600), cv2.FONT_HERSHEY_SIMPLEX, 16, (255, 255, 255, 255), 60)
+    dark = ArtSet("Black", _body((30, 30, 30)), _body((220, 120, 40)), {"3m": face})
+    pool = synth.FacePool([dark], [])
+    rgba, light_ink = pool.art_by_class[CLASS_INDEX["3m"]][0]
+    assert light_ink
+    rng = np.random.default_rng(0)
+    for face_color, want_dark in ((np.array([235.0, 232, 225]), True), (np.array([40.0, 40, 45]), False)):
+        tile_set = pool.tile_set(rng, faces="art")
+        tile_set.face_color = face_color
+        tile_set.art_style.update(weight=0, ink=None)
+        luminance = synth._print_art(rng, rgba, tile_set, light_ink).astype(float).mean(axis=2)
+        strokes = np.abs(luminance - face_color.mean()) > 30
+        assert strokes.mean() > 0.05, "the numeral is not seen on the face"
+        assert (luminance[strokes].mean() < 60) if want_dark else (luminance[strokes].mean() > 200)
+
+
 def test_orientation_counts_quarter_turns_clockwise():
     upright = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float)  # TL TR BR BL, image y down
     assert synth._orientation(upright) == 0

@@ -92,7 +92,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     )
     from vision.training.export import export_models
     from vision.training.loop import bf16_native
-    from vision.training.synth import FacePool, SceneRenderer
+    from vision.training.synth import RENDERER_VERSION, FacePool, SceneRenderer
 
     torch.set_num_threads(args.threads)
     precision = ("bf16" if bf16_native() else "fp32") if args.precision == "auto" else args.precision
@@ -115,7 +115,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     pool = FacePool(art, crops, photos, seed=args.seed)
     renderer = SceneRenderer(pool)
 
-    scenes_key = {"seed": args.seed, "scenes": args.scenes}
+    scenes_key = {"seed": args.seed, "scenes": args.scenes, "renderer": RENDERER_VERSION}
     scenes = _load_scenes(args, scenes_key)
     if scenes is None:
         scenes = []
@@ -133,7 +133,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         if step % 20 == 0:
             bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
 
-    det_key = {"seed": args.seed, "scenes": args.scenes, "steps": args.det_steps, "precision": precision}
+    det_key = {**scenes_key, "steps": args.det_steps, "precision": precision}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
         detector = train_detector(real, synthetic, args.det_steps, det_seed, bf16=bf16, progress=det_progress)
@@ -168,7 +168,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         if step % 20 == 0:
             bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
 
-    cls_key = {"seed": args.seed, "scenes": args.scenes, "steps": args.cls_steps, "precision": precision}
+    cls_key = {**scenes_key, "steps": args.cls_steps, "precision": precision}
     classifier = _load_stage(args, "classifier", cls_key)
     if classifier is None:
         classifier = train_classifier(bank, shares, args.cls_steps, cls_seed, bf16=bf16, progress=cls_progress)

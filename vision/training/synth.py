@@ -28,6 +28,9 @@ from vision.types import CLASS_INDEX, CLASSES
 
 #: Texture size of one face (width, height) in pixels.
 TEX_W, TEX_H = 120, 160
+#: Changes when the same seed renders different scenes: part of the training stages' keys (``--resume``).
+#: 2: the white strokes of the dark art set are printed dark on a light face (they were white on white).
+RENDERER_VERSION = 2
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
@@ -80,10 +83,12 @@ class FacePool:
         seed: int = 0,
     ) -> None:
         self.art = art
-        self.art_by_class: dict[int, list[np.ndarray]] = {}
+        # each face with whether its set draws in light ink (the Black set: white strokes for a dark tile)
+        self.art_by_class: dict[int, list[tuple[np.ndarray, bool]]] = {}
         for art_set in art:
+            light_ink = _is_dark(art_set.front)
             for code, rgba in art_set.faces.items():
-                self.art_by_class.setdefault(CLASS_INDEX[code], []).append(_fit_rgba(rgba))
+                self.art_by_class.setdefault(CLASS_INDEX[code], []).append((_fit_rgba(rgba), light_ink))
         self.art_backs = [_fit_rgba(a.back)[..., :3] for a in art]
         self.hk_by_class: dict[int, list[Face]] = {}
         for image, cls in crops:
@@ -130,8 +135,8 @@ class FacePool:
             texture = _restyle_photo(rng, face.texture)
             return Face(texture, cls, face.oriented)
         arts = self.art_by_class[cls]
-        rgba = arts[int(rng.integers(len(arts)))]
-        return Face(_print_art(rng, rgba, tile_set), cls, True)
+        rgba, light_ink = arts[int(rng.integers(len(arts)))]
+        return Face(_print_art(rng, rgba, tile_set, light_ink), cls, True)
 
     def tile_set(self, rng: np.random.Generator, faces: str | None = None) -> TileSet:
         """A random look for a set: face colour, body colours, back."""
@@ -209,8 +214,18 @@ def _plain_back(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
     return np.clip(tex + rng.normal(0, 2, tex.shape), 0, 255).astype(np.uint8)
 
 
-def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet) -> np.ndarray:
-    """Print an art face on a face of the set's colour, in the set's ink colours and stroke weight."""
+def _is_dark(front: np.ndarray) -> bool:
+    """Whether a body's front (RGBA art) is dark: its set draws the faces' plain strokes in white."""
+    opaque = front[..., 3] > 128
+    return bool(opaque.any()) and float(front[..., :3][opaque].mean()) < 100
+
+
+def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet, light_ink: bool = False) -> np.ndarray:
+    """Print an art face on a face of the set's colour, in the set's ink colours and stroke weight.
+
+    Plain strokes keep their contrast with the face: the dark strokes of a light set turn light on a dark face,
+    and the white strokes of a dark set (``light_ink``: the numerals of the characters, winds, bamboo) turn
+    dark on a light one, where they would otherwise vanish."""
     style = tile_set.art_style
     face = np.empty((TEX_H, TEX_W, 3), np.float32)
     face[:] = tile_set.face_color
@@ -233,8 +248,12 @@ def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet) ->
         dark = (hsv[..., 1] < 60) & (hsv[..., 2] < 90)
         rgb[dark] = style["ink"]
     if tile_set.face_color.mean() < 100:
-        luminance = rgb.mean(axis=2, keepdims=True)
-        rgb = np.where(luminance < 80, 255 - rgb * 0.3, rgb)
+        if not light_ink:
+            luminance = rgb.mean(axis=2, keepdims=True)
+            rgb = np.where(luminance < 80, 255 - rgb * 0.3, rgb)
+    elif light_ink:
+        light = (hsv[..., 1] < 60) & (hsv[..., 2] > 150)
+        rgb[light] = style["ink"] if style["ink"] is not None else (255 - rgb[light]) * 0.12
     x0 = (TEX_W - aw) // 2 + int(rng.integers(-3, 4))
     y0 = (TEX_H - ah) // 2 + int(rng.integers(-4, 5))
     x0, y0 = int(np.clip(x0, 0, TEX_W - aw)), int(np.clip(y0, 0, TEX_H - ah))

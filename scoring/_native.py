@@ -5,6 +5,11 @@ extensions share one runtime library, so they are used all together or not at al
 ``guard()`` looks at them: when one is older than its source (the source was edited or pulled after the build)
 or ``MJSCAN_PURE_PYTHON`` is set, every module of the group is read from its source instead, with a warning in
 the first case. Nothing here imports another part of ``scoring``.
+
+Writing a compiled module: annotate its module-level constants ``Final`` (the compiled code then reads them as
+C statics; a plain global is a dictionary lookup at every use), and give a class made often an explicit
+``__init__`` (the one a dataclass generates runs as Python, and a frozen one sets each field through
+``object.__setattr__``).
 """
 
 from __future__ import annotations

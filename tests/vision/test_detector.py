@@ -1,5 +1,5 @@
 """The tile model at run time (onnxruntime only, no torch): model files, decoding, crops, and the shipped model
-on a committed synthetic picture.
+on a committed synthetic picture and a committed photo (``datasets/hk-sample``, see its README).
 
 ``detector_fixtures/riichi_hand.jpg`` and its YOLO labels are picture 5 of
 ``python -m vision.training.render --data DATA --out DIR --count 12 --seed 4242 --faces art --layout hand``
@@ -19,6 +19,7 @@ import pytest
 
 from vision.detector import (
     DEFAULT_MODEL_DIR,
+    TILE_ASPECT_RANGE,
     ModelError,
     ModelNotFoundError,
     TileModel,
@@ -28,9 +29,11 @@ from vision.detector import (
     local_peaks,
     nms,
 )
+from vision.evaluate import read_classes, read_yolo_labels
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
 FIXTURES = Path(__file__).parent / "detector_fixtures"
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "hk-sample"
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +125,44 @@ def test_nms_drops_the_weaker_of_two_overlapping_boxes():
     keep = nms(boxes, np.array([0.5, 0.9, 0.7]), 0.5)
     assert keep.tolist() == [1, 2]
     assert box_iou(boxes[:1], boxes[2:])[0, 0] == 0
+
+
+def test_a_stretched_picture_gets_an_input_that_gives_its_tiles_the_usual_proportions(model: TileModel):
+    # 10 x 100 px tiles in a 512 x 512 picture read at 512 x 512: width over height 0.1, far below the range
+    thin = np.array([[x, 0, x + 10, 100] for x in range(0, 400, 50)], np.float32)
+    assert model.unstretched_shape(thin, (512, 512), (512, 512)) == (64, 512)  # 10 times shorter: 51 -> 64
+    assert model.unstretched_shape(thin[:, [1, 0, 3, 2]], (512, 512), (512, 512)) == (512, 64)
+    usual = np.array([[x, 0, x + 75, 100] for x in range(0, 400, 80)], np.float32)
+    assert TILE_ASPECT_RANGE[0] < 0.75 < TILE_ASPECT_RANGE[1]
+    assert model.unstretched_shape(usual, (512, 512), (512, 512)) is None
+    assert model.unstretched_shape(thin[:3], (512, 512), (512, 512)) is None  # too few tiles to tell
+    # 20 x 100 px tiles in a 128 x 512 picture: the squeeze to 512 x 512 makes them 80 x 100, as usual
+    narrow = np.array([[x, 0, x + 20, 100] for x in range(0, 128, 25)], np.float32)
+    assert model.unstretched_shape(narrow, (512, 512), (512, 128)) is None
+
+
+def test_a_stretched_photo_is_read_again_and_its_tiles_found(model: TileModel):
+    """A band of a real photo around its row of tiles stretched 8 times to the full height (as datasets
+    resized to a square without keeping proportions hold): the single reading at the detector's square
+    finds almost nothing, the second one, rescaled, nearly every tile."""
+    image = cv2.cvtColor(cv2.imread(str(SAMPLE / "images" / "row-flower.jpg")), cv2.COLOR_BGR2RGB)
+    h, w = image.shape[:2]
+    truth = read_yolo_labels(SAMPLE / "labels" / "row-flower.txt", w, h, read_classes(SAMPLE / "classes.json"))
+    top, bottom = truth.boxes[:, 1].min(), truth.boxes[:, 3].max()
+    band = int(h / 8)
+    assert bottom - top < band
+    y0 = int((top + bottom - band) / 2)
+    stretched = cv2.resize(image[y0 : y0 + band], (w, h), interpolation=cv2.INTER_LINEAR)
+    boxes = truth.boxes.copy()
+    boxes[:, [1, 3]] = (boxes[:, [1, 3]] - y0) * h / band
+    once = model.find(stretched)[0]
+    assert model.unstretched_shape(once, (model.input_size,) * 2, (h, w)) is not None
+    located_once = int((box_iou(boxes, once).max(axis=1) >= 0.5).sum()) if len(once) else 0
+    located, right = _found(model.detect(stretched), boxes, truth.codes)
+    assert located_once < len(truth.codes) / 2
+    assert located >= 0.9 * len(truth.codes) and right >= 0.8 * len(truth.codes)
+    unstretched = model.find(image)[0]
+    assert model.unstretched_shape(unstretched, (model.input_size,) * 2, (h, w)) is None
 
 
 def test_crops_are_resized_with_margin_and_padded_at_the_border():

@@ -244,13 +244,13 @@ def as_numpy_detector(net: TileDetector):
 
 def detection_f1(run, pictures: list[Picture], threshold: float = 0.3, iou: float = 0.5) -> dict[str, float]:
     """Box-only precision, recall and F1 of a detector (``as_numpy_detector``) on whole pictures at 512."""
-    from vision.detector import _resize_stretch, decode_heatmap, nms
+    from vision.detector import _resize_to, decode_heatmap, nms
 
     tp = fp = fn = 0
     for picture in pictures:
         image = picture.decode()
         h, w = image.shape[:2]
-        heat, sides = run(_resize_stretch(image, DETECT_SIZE))
+        heat, sides = run(_resize_to(image, (DETECT_SIZE, DETECT_SIZE)))
         boxes, scores = decode_heatmap(heat, sides, STRIDE, threshold, 300)
         if len(boxes):
             keep = nms(boxes, scores, 0.6)

@@ -33,6 +33,9 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 #: stretched picture, read again rescaled to the median (``TileModel.find``).
 TILE_ASPECT = 1.0
 TILE_ASPECT_RANGE = (0.4, 1.8)
+#: A tile whose likeliest class has a lower probability is read again turned half round (``classify``): on
+#: synthetic phone photos (seed 777) this corrected a tenth of the wrong codes for a few more milliseconds.
+SECOND_LOOK_BELOW = 0.8
 #: Fewer tiles than this say too little about the picture's stretch.
 MIN_TILES_FOR_STRETCH = 4
 #: The smallest side of the detector input: a rescaled picture thinner than this lies on a grey canvas (the
@@ -268,17 +271,31 @@ class TileModel:
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, 47: the 46 classes then "not a tile") and orientation probabilities (N, 4:
-        0, 90, 180, 270 degrees clockwise) of the tiles in ``boxes`` (xyxy, pixels of ``image``)."""
+        0, 90, 180, 270 degrees clockwise) of the tiles in ``boxes`` (xyxy, pixels of ``image``).
+
+        A tile read with less than ``SECOND_LOOK_BELOW`` for its likeliest class is read a second time
+        turned half round, and the two readings are averaged (the turn taken back).
+        """
         _check_image(image)
-        n = len(boxes)
+        crops = crop_tiles(image, boxes, self.crop_size, self.margin)
+        classes, turns = self._classify_crops(crops)
+        unsure = np.nonzero(classes[:, : len(CLASSES)].max(axis=1, initial=0.0) < SECOND_LOOK_BELOW)[0]
+        if len(unsure):
+            again, again_turns = self._classify_crops(np.ascontiguousarray(crops[unsure, :, ::-1, ::-1]))
+            classes[unsure] = (classes[unsure] + again) / 2
+            turns[unsure] = (turns[unsure] + again_turns[:, [2, 3, 0, 1]]) / 2
+        return classes, turns
+
+    def _classify_crops(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's two outputs for crops (N, 3, size, size), in batches."""
+        n = len(crops)
         classes = np.zeros((n, len(CLASSES) + 1), np.float32)
         turns = np.zeros((n, 4), np.float32)
         name = self._classifier.get_inputs()[0].name
         for start in range(0, n, self.batch):
-            crops = crop_tiles(image, boxes[start : start + self.batch], self.crop_size, self.margin)
-            c, o = self._classifier.run(None, {name: crops})
-            classes[start : start + len(crops)] = c
-            turns[start : start + len(crops)] = o
+            c, o = self._classifier.run(None, {name: crops[start : start + self.batch]})
+            classes[start : start + len(c)] = c
+            turns[start : start + len(c)] = o
         return classes, turns
 
     def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:

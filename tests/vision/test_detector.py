@@ -19,6 +19,7 @@ import pytest
 
 from vision.detector import (
     DEFAULT_MODEL_DIR,
+    SECOND_LOOK_BELOW,
     TILE_ASPECT_RANGE,
     ModelError,
     ModelNotFoundError,
@@ -210,6 +211,25 @@ def test_reads_the_tiles_of_a_synthetic_hand(model: TileModel):
     assert set(timings) == {"detect", "classify"}
     assert np.all(found.boxes[:, :2] >= 0) and np.all(found.boxes[:, 2] <= image.shape[1])
     assert np.all((found.scores > 0) & (found.scores <= 1))
+
+
+def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel):
+    image, boxes, _ = _fixture("riichi_hand")
+    blurred = cv2.GaussianBlur(image, (0, 0), 3)  # a blurred photo: some tiles read unsure
+    crops = crop_tiles(blurred, boxes, model.crop_size, model.margin)
+    first, first_turns = model._classify_crops(crops)
+    again, again_turns = model._classify_crops(np.ascontiguousarray(crops[:, :, ::-1, ::-1]))
+    unsure = first[:, : len(CLASSES)].max(axis=1) < SECOND_LOOK_BELOW
+    assert unsure.any() and not unsure.all()
+    classes, turns = model.classify(blurred, boxes)
+    np.testing.assert_allclose(classes[~unsure], first[~unsure])
+    np.testing.assert_allclose(classes[unsure], (first[unsure] + again[unsure]) / 2, atol=1e-6)
+    # the turned crop's orientation is half a turn on: 0 <-> 180, 90 <-> 270
+    np.testing.assert_allclose(
+        turns[unsure], (first_turns[unsure] + again_turns[unsure][:, [2, 3, 0, 1]]) / 2, atol=1e-6
+    )
+    turned_back = (np.argmax(again_turns, axis=1) + 2) % 4
+    assert np.mean(turned_back == np.argmax(first_turns, axis=1)) >= 0.75
 
 
 def test_a_large_photo_gives_the_same_tiles_in_its_pixels(model: TileModel):

@@ -229,7 +229,7 @@ def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel)
         turns[unsure], (first_turns[unsure] + again_turns[unsure][:, [2, 3, 0, 1]]) / 2, atol=1e-6
     )
     turned_back = (np.argmax(again_turns, axis=1) + 2) % 4
-    assert np.mean(turned_back == np.argmax(first_turns, axis=1)) >= 0.75
+    assert np.mean(turned_back == np.argmax(first_turns, axis=1)) >= 0.6  # 12 of 16 here; chance 0.25
 
 
 def test_a_large_photo_gives_the_same_tiles_in_its_pixels(model: TileModel):

@@ -3,10 +3,13 @@
 Two networks, in ``models/`` beside their description ``model.json``:
 
 1. the detector sees the whole photo squeezed to a small square (512 x 512 by default; the stretch is the
-   same one the real training photos had) and marks the centre and the box of every tile;
+   same one the real training photos had) and marks the centre and the box of every tile; where the tiles
+   found there have proportions the training photos' tiles never had (a stretched picture), the photo is
+   read again rescaled to give them the usual ones;
 2. the classifier reads each tile cut from the photo at its own resolution (so a 12-megapixel photo gives
    sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
-   and says how the face is turned (0, 90, 180 or 270 degrees clockwise).
+   and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
+   second time turned half round.
 
 ``TileModel(model_dir).detect(rgb)`` gives a ``Detections``. Nothing here imports torch.
 """

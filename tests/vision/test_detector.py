@@ -3,8 +3,8 @@ on a committed synthetic picture and a committed photo (``datasets/hk-sample``, 
 
 ``detector_fixtures/riichi_hand.jpg`` and its YOLO labels are picture 5 of
 ``python -m vision.training.render --data DATA --out DIR --count 12 --seed 4242 --faces art --layout hand``
-(renderer version 2; a seed training never draws); the faces are FluffyStuff's riichi-mahjong-tiles art (CC0) and its flowers and
-seasons by FluffyStuff and xhokir (CC BY 4.0).
+(renderer version 2; a seed training never draws); the faces are FluffyStuff's riichi-mahjong-tiles art
+(CC0) and its flowers and seasons by FluffyStuff and xhokir (CC BY 4.0).
 """
 
 from __future__ import annotations

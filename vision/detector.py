@@ -33,7 +33,7 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 
 #: The proportions (width over height, as the detector sees them) of the tiles in the real training photos:
 #: median 1.0, 1st to 99th percentile of the photos 0.4 to 1.8. Tiles found outside this range mean a
-#: stretched picture, read again rescaled to the median (``TileModel.find``).
+#: stretched picture, read again rescaled to the median (``TileModel.detect``, ``TileModel.unstretched_shape``).
 TILE_ASPECT = 1.0
 TILE_ASPECT_RANGE = (0.4, 1.8)
 #: A tile whose likeliest class has a lower probability is read again turned half round (``classify``): on

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from labelled import SAMPLE
 
 from vision.detector import (
     DEFAULT_MODEL_DIR,
@@ -34,7 +35,6 @@ from vision.evaluate import read_classes, read_yolo_labels
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
 FIXTURES = Path(__file__).parent / "detector_fixtures"
-SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "hk-sample"
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,8 @@ Two networks, in ``models/`` beside their description ``model.json``:
 1. the detector sees the whole photo squeezed to a small square (512 x 512 by default; the stretch is the
    same one the real training photos had) and marks the centre and the box of every tile; where the tiles
    found there have proportions the training photos' tiles never had (a stretched picture), the photo is
-   read again rescaled to give them the usual ones;
+   read again rescaled to give them the usual ones, and where they are small, the region holding them is read
+   again enlarged;
 2. the classifier reads each tile cut from the photo at its own resolution (so a 12-megapixel photo gives
    sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
    and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
@@ -41,6 +42,16 @@ TILE_ASPECT_RANGE = (0.4, 1.8)
 SECOND_LOOK_BELOW = 0.8
 #: Fewer tiles than this say too little about the picture's stretch.
 MIN_TILES_FOR_STRETCH = 4
+#: Where the tiles of a reading are smaller than this at the detector's input (median side, pixels), the region
+#: holding them (with ``ZOOM_MARGIN`` tiles around it) is read again enlarged to give them this size, the input
+#: at most ``ZOOM_MAX_INPUT`` on its long side; the better of the two readings is kept (``TileModel.detect``).
+#: On synthetic phone photos (seed 777; tiles 25 to 60 pixels at the input): F1 0.839 -> 0.853, exact hands
+#: 91 -> 96 of 182.
+ZOOM_TILE = 56
+ZOOM_MARGIN = 1.5
+ZOOM_MAX_INPUT = 640
+#: A tile of the zoomed reading boxed like one of the first (IoU at least this) keeps the first one's reading.
+SAME_BOX_IOU = 0.85
 #: The smallest side of the detector input: a rescaled picture thinner than this lies on a grey canvas (the
 #: grey of the training windows' margins).
 MIN_INPUT = 128
@@ -272,6 +283,30 @@ class TileModel:
         step = self.stride * 4
         return (_multiple(h * k, step), _multiple(w * ratio * k, step))
 
+    def zoom_window(
+        self, boxes: np.ndarray, shape: tuple[int, int], size: tuple[int, int]
+    ) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
+        """The region of a picture of ``size`` (height, width) to read again enlarged, and its detector input
+        (height, width), for tiles in ``boxes`` (xyxy, picture pixels) found with the input ``shape``: the
+        tiles' region with ``ZOOM_MARGIN`` tiles around it, scaled (keeping the proportions of ``shape``) to
+        give them ``ZOOM_TILE`` pixels. None where they have that size already, where the input's limit
+        ``ZOOM_MAX_INPUT`` leaves nothing to gain, or for fewer than ``MIN_TILES_FOR_STRETCH`` tiles."""
+        if len(boxes) < MIN_TILES_FOR_STRETCH:
+            return None
+        (sh, sw), (h, w) = shape, size
+        fx, fy = sw / w, sh / h
+        bw, bh = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+        gain = ZOOM_TILE / max(float(np.median(np.sqrt(bw * fx * bh * fy))), 1e-3)
+        mw, mh = ZOOM_MARGIN * float(np.median(bw)), ZOOM_MARGIN * float(np.median(bh))
+        x1, y1 = max(0, int(boxes[:, 0].min() - mw)), max(0, int(boxes[:, 1].min() - mh))
+        x2, y2 = min(w, int(np.ceil(boxes[:, 2].max() + mw))), min(h, int(np.ceil(boxes[:, 3].max() + mh)))
+        height, width = (y2 - y1) * fy * gain, (x2 - x1) * fx * gain
+        gain *= min(1.0, ZOOM_MAX_INPUT / max(height, width))
+        if gain <= 1.05:
+            return None
+        step = self.stride * 4
+        return (x1, y1, x2, y2), (_multiple((y2 - y1) * fy * gain, step), _multiple((x2 - x1) * fx * gain, step))
+
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, 47: the 46 classes then "not a tile") and orientation probabilities (N, 4:
         0, 90, 180, 270 degrees clockwise) of the tiles in ``boxes`` (xyxy, pixels of ``image``).
@@ -311,27 +346,52 @@ class TileModel:
         Where the tiles found are far from the proportions the detector knows (a picture stretched, as
         datasets resized without keeping proportions hold, or flat tiles seen at a grazing angle), the photo
         is read again rescaled to give its tiles the usual proportions (at most twice), and the reading
-        whose tiles have the higher mean score is kept.
+        whose tiles have the higher mean score is kept. Where the tiles of that reading are small at the
+        detector's input, the region holding them is read once more enlarged (``zoom_window``), and kept
+        where its tiles score higher.
         """
         size = image.shape[:2]
         shape = (self.input_size, self.input_size)
         spent = {"detect": 0.0, "classify": 0.0}
-        readings: list[Detections] = []
-        for _ in range(3):
+
+        def read(picture: np.ndarray, shape: tuple[int, int], offset: tuple[int, int], known=None) -> tuple:
+            """Boxes, classes and turns of one reading, and its ``Detections``; tiles boxed alike in the
+            reading ``known`` keep what it read."""
             t0 = time.perf_counter()
-            boxes, det_scores = self.find(image, shape)
+            boxes, det_scores = self.find(picture, shape)
+            boxes = boxes + np.array([*offset, *offset], np.float32)
             t1 = time.perf_counter()
-            probs, turns = self.classify(image, boxes)
+            probs = np.zeros((len(boxes), len(CLASSES) + 1), np.float32)
+            turns = np.zeros((len(boxes), 4), np.float32)
+            new = np.ones(len(boxes), bool)
+            if known is not None and len(boxes) and len(known[0]):
+                overlap = box_iou(boxes, known[0])
+                same = overlap.max(axis=1) >= SAME_BOX_IOU
+                twin = overlap.argmax(axis=1)[same]
+                probs[same], turns[same] = known[1][twin], known[2][twin]
+                new = ~same
+            probs[new], turns[new] = self.classify(image, boxes[new])
             spent["detect"] += (t1 - t0) * 1000.0
             spent["classify"] += (time.perf_counter() - t1) * 1000.0
-            readings.append(self._readings(boxes, det_scores, probs, turns))
-            next_shape = self.unstretched_shape(boxes, shape, size)
+            return (boxes, probs, turns), self._readings(boxes, det_scores, probs, turns)
+
+        readings = []
+        for _ in range(3):
+            raw, reading = read(image, shape, (0, 0))
+            readings.append((reading, shape, raw))
+            next_shape = self.unstretched_shape(raw[0], shape, size)
             if next_shape is None or next_shape == shape:
                 break
             shape = next_shape
+        best, shape, raw = max(readings, key=lambda item: _quality(item[0]))
+        zoom = self.zoom_window(best.boxes, shape, size)
+        if zoom is not None:
+            (x1, y1, x2, y2), zoom_shape = zoom
+            _, zoomed = read(np.ascontiguousarray(image[y1:y2, x1:x2]), zoom_shape, (x1, y1), raw)
+            best = max(best, zoomed, key=_quality)
         if timings is not None:
             timings.update(spent)
-        return max(readings, key=_quality)
+        return best
 
     def _readings(self, boxes: np.ndarray, det_scores: np.ndarray, probs: np.ndarray, turns: np.ndarray) -> Detections:
         tile_probs = probs[:, : len(CLASSES)]

@@ -22,6 +22,7 @@ from vision.detector import (
     DEFAULT_MODEL_DIR,
     SECOND_LOOK_BELOW,
     TILE_ASPECT_RANGE,
+    ZOOM_MAX_INPUT,
     ModelError,
     ModelNotFoundError,
     TileModel,
@@ -164,6 +165,45 @@ def test_a_stretched_photo_is_read_again_and_its_tiles_found(model: TileModel):
     assert located >= 0.8 * len(truth.codes) and right >= 0.7 * len(truth.codes)
     unstretched = model.find(image)[0]
     assert model.unstretched_shape(unstretched, (model.input_size,) * 2, (h, w)) is None
+
+
+def test_small_tiles_get_a_window_around_them_read_enlarged(model: TileModel):
+    # 20 x 28 px tiles in a row of a 1024 x 1024 picture read at 512 x 512: 10 x 14 at the detector's input
+    row = np.array([[400 + 22 * k, 500, 420 + 22 * k, 528] for k in range(10)], np.float32)
+    (x1, y1, x2, y2), shape = model.zoom_window(row, (512, 512), (1024, 1024))
+    assert (x1, y1, x2, y2) == (370, 458, 648, 570)  # the row with 1.5 tiles around it
+    gain = shape[1] / ((x2 - x1) * 512 / 1024)
+    assert 56 / np.sqrt(10 * 14) * 0.9 < gain < 56 / np.sqrt(10 * 14) * 1.1  # tiles at about ZOOM_TILE
+    assert shape[0] % 32 == 0 and shape[1] % 32 == 0 and max(shape) <= ZOOM_MAX_INPUT
+    # the proportions of the input the tiles were found at are kept: a picture read squeezed stays squeezed
+    _, squeezed = model.zoom_window(row * [1, 2, 1, 2], (512, 512), (2048, 1024))
+    assert squeezed[0] / squeezed[1] == pytest.approx(shape[0] / shape[1], rel=0.3)
+    # tiles spread over the whole picture: enlarged only as far as the input's limit allows
+    spread = np.array([[k * 100, k * 100, k * 100 + 20, k * 100 + 28] for k in range(10)], np.float32)
+    assert model.zoom_window(spread, (512, 512), (1024, 1024))[1] == (ZOOM_MAX_INPUT, ZOOM_MAX_INPUT)
+    # tiles already as large as ZOOM_TILE (60 x 80 at the input), or too few: no second reading
+    large = np.array([[130 * k, 400, 130 * k + 120, 560] for k in range(7)], np.float32)
+    assert model.zoom_window(large, (512, 512), (1024, 1024)) is None
+    assert model.zoom_window(row[:3], (512, 512), (1024, 1024)) is None
+
+
+def test_a_hand_small_in_a_large_picture_is_read_again_enlarged(model: TileModel):
+    """The synthetic hand shrunk to half in a picture of the same size, filled with its table's colour: the
+    reading at the detector's square sees tiles of about 16 pixels and misses some; the region holding them,
+    read enlarged, finds them all (16 of 16 here, 13 without)."""
+    image, boxes, codes = _fixture("riichi_hand")
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    canvas = np.empty((h, w, 3), np.uint8)
+    canvas[:] = np.median(image.reshape(-1, 3), axis=0)
+    y0, x0 = h // 3, w // 5
+    canvas[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small
+    placed = boxes / 2 + np.array([x0, y0, x0, y0], np.float32)
+    once = model.find(canvas)[0]
+    assert model.zoom_window(once, (model.input_size,) * 2, (h, w)) is not None
+    located_once = int((box_iou(placed, once).max(axis=1) >= 0.5).sum()) if len(once) else 0
+    located, right = _found(model.detect(canvas), placed, codes)
+    assert located > located_once and right >= 0.9 * len(codes)
 
 
 def test_crops_are_resized_with_margin_and_padded_at_the_border():

@@ -40,8 +40,8 @@ TILE_ASPECT_RANGE = (0.4, 1.8)
 #: A tile whose likeliest class has a lower probability is read again turned half round (``classify``): on
 #: synthetic phone photos (seed 777) this corrected a tenth of the wrong codes for a few more milliseconds.
 SECOND_LOOK_BELOW = 0.8
-#: Fewer tiles than this say too little about the picture's stretch.
-MIN_TILES_FOR_STRETCH = 4
+#: Fewer tiles than this say too little about the picture's stretch or its tiles' size to read it again.
+MIN_TILES_TO_REREAD = 4
 #: Where the tiles of a reading are smaller than this at the detector's input (median side, pixels), the region
 #: holding them (with ``ZOOM_MARGIN`` tiles around it) is read again enlarged to give them this size, the input
 #: at most ``ZOOM_MAX_INPUT`` on its long side; the better of the two readings is kept (``TileModel.detect``).
@@ -264,14 +264,19 @@ class TileModel:
         boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
         return boxes, scores
 
+    @property
+    def input_step(self) -> int:
+        """What the sides of a detector input must be multiples of (its deepest stride, four times the output's)."""
+        return self.stride * 4
+
     def unstretched_shape(
         self, boxes: np.ndarray, shape: tuple[int, int], size: tuple[int, int]
     ) -> tuple[int, int] | None:
         """The detector input (height, width) that gives the tiles in ``boxes`` (xyxy, pixels of a picture of
         ``size`` (height, width), found with the input ``shape``) the proportions of the training photos'
         tiles; None where they have them already (``TILE_ASPECT_RANGE``) or are fewer than
-        ``MIN_TILES_FOR_STRETCH``."""
-        if len(boxes) < MIN_TILES_FOR_STRETCH:
+        ``MIN_TILES_TO_REREAD``."""
+        if len(boxes) < MIN_TILES_TO_REREAD:
             return None
         (sh, sw), (h, w) = shape, size
         sides = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
@@ -280,8 +285,7 @@ class TileModel:
             return None
         ratio = (sw / w) / (sh / h) * TILE_ASPECT / aspect  # x scale over y scale of the new input
         k = self.input_size / max(w * ratio, h)
-        step = self.stride * 4
-        return (_multiple(h * k, step), _multiple(w * ratio * k, step))
+        return (_multiple(h * k, self.input_step), _multiple(w * ratio * k, self.input_step))
 
     def zoom_window(
         self, boxes: np.ndarray, shape: tuple[int, int], size: tuple[int, int]
@@ -290,8 +294,8 @@ class TileModel:
         (height, width), for tiles in ``boxes`` (xyxy, picture pixels) found with the input ``shape``: the
         tiles' region with ``ZOOM_MARGIN`` tiles around it, scaled (keeping the proportions of ``shape``) to
         give them ``ZOOM_TILE`` pixels. None where they have that size already, where the input's limit
-        ``ZOOM_MAX_INPUT`` leaves nothing to gain, or for fewer than ``MIN_TILES_FOR_STRETCH`` tiles."""
-        if len(boxes) < MIN_TILES_FOR_STRETCH:
+        ``ZOOM_MAX_INPUT`` leaves nothing to gain, or for fewer than ``MIN_TILES_TO_REREAD`` tiles."""
+        if len(boxes) < MIN_TILES_TO_REREAD:
             return None
         (sh, sw), (h, w) = shape, size
         fx, fy = sw / w, sh / h
@@ -301,11 +305,10 @@ class TileModel:
         x1, y1 = max(0, int(boxes[:, 0].min() - mw)), max(0, int(boxes[:, 1].min() - mh))
         x2, y2 = min(w, int(np.ceil(boxes[:, 2].max() + mw))), min(h, int(np.ceil(boxes[:, 3].max() + mh)))
         height, width = (y2 - y1) * fy * gain, (x2 - x1) * fx * gain
-        gain *= min(1.0, ZOOM_MAX_INPUT / max(height, width))
-        if gain <= 1.05:
+        limit = min(1.0, ZOOM_MAX_INPUT / max(height, width))
+        if gain * limit <= 1.05:
             return None
-        step = self.stride * 4
-        return (x1, y1, x2, y2), (_multiple((y2 - y1) * fy * gain, step), _multiple((x2 - x1) * fx * gain, step))
+        return (x1, y1, x2, y2), (_multiple(height * limit, self.input_step), _multiple(width * limit, self.input_step))
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, 47: the 46 classes then "not a tile") and orientation probabilities (N, 4:

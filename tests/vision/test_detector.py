@@ -20,6 +20,7 @@ from labelled import SAMPLE
 
 from vision.detector import (
     DEFAULT_MODEL_DIR,
+    MIN_SCORE,
     SECOND_LOOK_BELOW,
     TILE_ASPECT_RANGE,
     ZOOM_MAX_INPUT,
@@ -251,6 +252,22 @@ def test_reads_the_tiles_of_a_synthetic_hand(model: TileModel):
     assert set(timings) == {"detect", "classify"}
     assert np.all(found.boxes[:, :2] >= 0) and np.all(found.boxes[:, 2] <= image.shape[1])
     assert np.all((found.scores > 0) & (found.scores <= 1))
+
+
+def test_tiles_scoring_under_the_floor_are_left_out(model: TileModel, monkeypatch: pytest.MonkeyPatch):
+    image, _, codes = _fixture("riichi_hand")
+    read = model.classify
+
+    def every_second_tile_unreadable(picture: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        probs, turns = read(picture, boxes)
+        probs[::2] = 1 / probs.shape[1]  # no class likelier than another, "not a tile" included
+        return probs, turns
+
+    assert len(model.detect(image)) >= 0.9 * len(codes)
+    monkeypatch.setattr(model, "classify", every_second_tile_unreadable)
+    found = model.detect(image)
+    assert 0.3 * len(codes) <= len(found) <= 0.6 * len(codes)
+    assert found.scores.min() >= MIN_SCORE
 
 
 def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel):

@@ -19,6 +19,7 @@ from vision.training import synth  # noqa: E402
 from vision.training.classification import (  # noqa: E402
     BANK_SIZE,
     CropBank,
+    _swap_ink,
     augment,
     bank_from_image,
     source_weights,
@@ -78,6 +79,33 @@ def test_augmented_crop_turns_with_its_orientation_label():
     out, turn = augment(QuarterTurn(), stored, 0, CLASS_INDEX["1m"])
     assert turn == 1
     assert out[:, 40:].mean() > out[:, :24].mean() + 100  # the white top now lies on the right
+
+
+def test_ink_swap_recolours_the_strokes_and_leaves_the_table():
+    import cv2
+
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[:] = (40, 120, 60)  # green felt around the tile
+    crop[8:56, 8:56] = 225  # the face
+    crop[16:28, 16:48] = (30, 30, 30)  # a black stroke
+    crop[36:48, 16:48] = (40, 60, 200)  # a blue stroke
+    saturation = {
+        name: lambda out, rows: cv2.cvtColor(out, cv2.COLOR_RGB2HSV)[rows, 20:44, 1].mean()
+        for name in ("black", "blue")
+    }
+    modes = set()
+    for seed in range(20):
+        out = _swap_ink(np.random.default_rng(seed), crop)
+        change = np.abs(out.astype(int) - crop)
+        assert change[:6].max() <= 2 and change[:, :6].max() <= 2  # the felt, up to the colour conversions' rounding
+        assert np.abs(out[10:14, 10:54].astype(int) - 225).max() <= 2  # the bare face
+        if saturation["black"](out, slice(18, 26)) > 100:
+            modes.add("black strokes coloured")
+            assert np.abs(out[38:46, 20:44].astype(int) - crop[38:46, 20:44]).max() <= 3
+        else:
+            assert saturation["blue"](out, slice(38, 46)) < 50 and out[38:46, 20:44].mean() < 100
+            modes.add("coloured strokes black")
+    assert len(modes) == 2
 
 
 def test_crop_bank_marks_negatives_apart():

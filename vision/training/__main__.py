@@ -75,6 +75,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     import torch
 
     from vision.training.classification import (
+        RECIPE_VERSION,
         RUNTIME_MARGIN,
         CropBank,
         bank_from_image,
@@ -168,7 +169,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         if step % 20 == 0:
             bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
 
-    cls_key = {**scenes_key, "steps": args.cls_steps, "precision": precision}
+    cls_key = {**scenes_key, "steps": args.cls_steps, "precision": precision, "recipe": RECIPE_VERSION}
     classifier = _load_stage(args, "classifier", cls_key)
     if classifier is None:
         classifier = train_classifier(bank, shares, args.cls_steps, cls_seed, bf16=bf16, progress=cls_progress)
@@ -186,7 +187,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         "synthetic_classification": evaluate_bank(classifier, CropBank.concat(check_banks)),
     }
     training = {
-        "version": time.strftime("%Y%m%d") + f"-s{args.seed}",
+        "version": time.strftime("%Y%m%d") + f"-s{args.seed}-c{RECIPE_VERSION}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,

@@ -52,10 +52,6 @@ ZOOM_MARGIN = 1.5
 ZOOM_MAX_INPUT = 640
 #: A tile of the zoomed reading boxed like one of the first (IoU at least this) keeps the first one's reading.
 SAME_BOX_IOU = 0.85
-#: A tile whose score (detection score times the probability of its class) is lower is left out of the result:
-#: on synthetic phone photos (seed 777) such tiles are mostly fragments and misplaced boxes (F1 0.863 -> 0.878,
-#: exact hands 101 -> 104 of 182). Tiles above it but under 0.5 stay, flagged unsure.
-MIN_SCORE = 0.15
 #: The smallest side of the detector input: a rescaled picture thinner than this lies on a grey canvas (the
 #: grey of the training windows' margins).
 MIN_INPUT = 128
@@ -188,6 +184,8 @@ class TileModel:
         self.crop_size = int(cls["input"])
         self.margin = float(cls["margin"])
         self.reject = float(cls["reject"])
+        # model folders from before the floor was set keep every tile
+        self.min_score = float(cls.get("min_score", 0.0))
         self.batch = int(cls.get("batch", 32))
         self._detector = self._session(self.model_dir / det["file"])
         self._classifier = self._session(self.model_dir / cls["file"])
@@ -355,7 +353,7 @@ class TileModel:
         is read again rescaled to give its tiles the usual proportions (at most twice), and the reading
         whose tiles have the higher mean score is kept. Where the tiles of that reading are small at the
         detector's input, the region holding them is read once more enlarged (``zoom_window``), and kept
-        where its tiles score higher. Tiles scoring under ``MIN_SCORE`` are left out.
+        where its tiles score higher. Tiles scoring under the model's ``min_score`` are left out.
         """
         size = image.shape[:2]
         shape = (self.input_size, self.input_size)
@@ -398,7 +396,7 @@ class TileModel:
             best = max(best, zoomed, key=_quality)
         if timings is not None:
             timings.update(spent)
-        return best.subset(best.scores >= MIN_SCORE)
+        return best.subset(best.scores >= self.min_score)
 
     def _readings(self, boxes: np.ndarray, det_scores: np.ndarray, probs: np.ndarray, turns: np.ndarray) -> Detections:
         tile_probs = probs[:, : len(CLASSES)]

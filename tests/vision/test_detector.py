@@ -20,7 +20,6 @@ from labelled import SAMPLE
 
 from vision.detector import (
     DEFAULT_MODEL_DIR,
-    MIN_SCORE,
     SECOND_LOOK_BELOW,
     TILE_ASPECT_RANGE,
     ZOOM_MAX_INPUT,
@@ -267,7 +266,7 @@ def test_tiles_scoring_under_the_floor_are_left_out(model: TileModel, monkeypatc
     monkeypatch.setattr(model, "classify", every_second_tile_unreadable)
     found = model.detect(image)
     assert 0.3 * len(codes) <= len(found) <= 0.6 * len(codes)
-    assert found.scores.min() >= MIN_SCORE
+    assert found.scores.min() >= model.min_score > 0
 
 
 def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel):

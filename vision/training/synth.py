@@ -10,11 +10,9 @@ blur, noise and JPEG artefacts.
 Faces come from the art folders (riichi style, recoloured and restyled so that the model does not learn one
 print) and from real Hong Kong tiles (the single-tile crops and tiles cut from the real training photos).
 
-The label of a tile is the box around all of the tile that shows (its face, or its back for a face-down tile,
-with the sides seen beside it and without what nearer tiles hide), as the real photos' labels box tiles; the
-tile is labelled only where most of its face (or back) shows. With the box come its class and the orientation
-of the face in the picture: how many quarter turns clockwise its top has been turned from pointing up (-1
-where unknown, e.g. for faces cut from photos whose augmentation flipped them).
+The label of a tile is the box around its face as seen (the back for a face-down tile), its class, and the
+orientation of the face in the picture: how many quarter turns clockwise its top has been turned from
+pointing up (-1 where unknown, e.g. for faces cut from photos whose augmentation flipped them).
 """
 
 from __future__ import annotations
@@ -32,8 +30,7 @@ from vision.types import CLASS_INDEX, CLASSES
 TEX_W, TEX_H = 120, 160
 #: Changes when the same seed renders different scenes: part of the training stages' keys (``--resume``).
 #: 2: the white strokes of the dark art set are printed dark on a light face (they were white on white).
-#: 3: the box is the whole tile as seen, sides included, as in the real photos' labels (was the face alone).
-RENDERER_VERSION = 3
+RENDERER_VERSION = 2
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
@@ -631,7 +628,6 @@ class SceneRenderer:
         face_area = np.zeros(len(tiles))
         order = np.argsort([-camera.depth(np.array([[*t.center, 0.0]]))[0] for t in tiles])
         face_quads: dict[int, np.ndarray] = {}
-        tile_boxes = {index: np.array([np.inf, np.inf, -np.inf, -np.inf]) for index in range(len(tiles))}
         for index in order:
             tile = tiles[index]
             for kind, corners3, normal in quads[index]:
@@ -653,9 +649,6 @@ class SceneRenderer:
                 label_kind = (kind == "face" and tile.face is not None) or (kind == "back" and tile.face is None)
                 tag = index * 2 + 1 if label_kind else index * 2
                 area = _draw_quad(image, ids, texture, mask, pts, shade, tag)
-                tile_boxes[index] = np.concatenate(
-                    [np.minimum(tile_boxes[index][:2], pts.min(0)), np.maximum(tile_boxes[index][2:], pts.max(0))]
-                )
                 if label_kind and facing > 0.3:
                     face_area[index] = area
                     face_quads[index] = pts
@@ -672,7 +665,7 @@ class SceneRenderer:
             if (x2 - x1) * (y2 - y1) < 0.6 * full or min(x2 - x1, y2 - y1) < 4:
                 continue
             tile = tiles[index]
-            boxes.append(_shown_box(ids, index, tile_boxes[index]))
+            boxes.append([x1, y1, x2, y2])
             classes.append(tile.class_id)
             orient.append(_orientation(pts) if tile.face is None or tile.face.oriented else -1)
         if not boxes:
@@ -802,16 +795,6 @@ class SceneRenderer:
         light = cv2.resize(light, (S, S))
         image *= gain[..., None]
         image += light[..., None]
-
-
-def _shown_box(ids: np.ndarray, index: int, drawn: np.ndarray) -> list[float]:
-    """The box (xyxy) around the pixels of tile ``index`` left in ``ids`` (tags ``2 * index`` and ``2 * index + 1``)
-    within ``drawn``, the box around every quad of the tile drawn."""
-    S = ids.shape[0]
-    x1, y1 = np.clip(np.floor(drawn[:2]).astype(int), 0, S)
-    x2, y2 = np.clip(np.ceil(drawn[2:]).astype(int) + 1, 0, S)
-    ys, xs = np.nonzero(ids[y1:y2, x1:x2] // 2 == index)
-    return [float(x1 + xs.min()), float(y1 + ys.min()), float(x1 + xs.max() + 1), float(y1 + ys.max() + 1)]
 
 
 def _draw_quad(

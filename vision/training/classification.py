@@ -180,9 +180,8 @@ def _swap_ink(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     inside = np.zeros((h, w), bool)
     inside[int(h * 0.12) : h - int(h * 0.12), int(w * 0.12) : w - int(w * 0.12)] = True
     face = np.percentile(hsv[..., 2][inside], 80)
-    ink = inside & (hsv[..., 2] < 0.7 * face)
     if rng.random() < 0.5:
-        strokes = ink & (hsv[..., 1] < 70)
+        strokes = inside & (hsv[..., 2] < 0.7 * face) & (hsv[..., 1] < 70)
         hsv[..., 0] = np.where(strokes, rng.uniform(0, 180), hsv[..., 0])
         hsv[..., 1] = np.where(strokes, rng.uniform(120, 230), hsv[..., 1])
         hsv[..., 2] = np.where(strokes, np.minimum(hsv[..., 2] + rng.uniform(20, 70), 255), hsv[..., 2])

@@ -187,6 +187,35 @@ def test_white_strokes_of_a_dark_set_stay_visible_on_any_face():
         assert (luminance[strokes].mean() < 60) if want_dark else (luminance[strokes].mean() > 200)
 
 
+def test_the_dark_face_share_decides_how_many_riichi_sets_are_dark():
+    """``dark_faces`` is the share of art sets printed on a dark face (the training scenes ask for more of
+    them than the renderer's default); sets of real Hong Kong faces stay light."""
+    art = small_pool().art
+    rng = np.random.default_rng(3)
+
+    def dark_share(share: float, faces: str) -> float:
+        pool = synth.FacePool(art, [], dark_faces=share)
+        return float(np.mean([pool.tile_set(rng, faces).face_color.mean() < 100 for _ in range(400)]))
+
+    assert dark_share(0.0, "art") == 0.0
+    assert dark_share(1.0, "art") == 1.0
+    assert dark_share(1.0, "hk") == 0.0
+    assert abs(dark_share(synth.DARK_FACES, "art") - synth.DARK_FACES) < 0.05
+    assert abs(dark_share(0.3, "art") - 0.3) < 0.07
+
+
+def test_the_training_command_takes_the_dark_face_share_as_a_share(capsys: pytest.CaptureFixture[str]):
+    from vision.training.__main__ import TRAIN_DARK_FACES, build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["--data", "d", "--out", "o"]).dark_faces == TRAIN_DARK_FACES
+    assert parser.parse_args(["--data", "d", "--out", "o", "--dark-faces", "0.5"]).dark_faces == 0.5
+    for bad in ("1.5", "-0.1", "much"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--data", "d", "--out", "o", "--dark-faces", bad])
+        assert "is not a share from 0 to 1" in capsys.readouterr().err
+
+
 def test_orientation_counts_quarter_turns_clockwise():
     upright = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float)  # TL TR BR BL, image y down
     assert synth._orientation(upright) == 0

@@ -35,6 +35,8 @@ BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
 RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
+#: The share of riichi-style sets (faces from the art) printed on a dark face, as the art's Black set is drawn.
+DARK_FACES = 0.12
 #: Faces with no print a recolouring could erase (white dragon of the art is an empty face).
 MIN_VISIBLE_FRACTION = 0.55
 
@@ -81,8 +83,10 @@ class FacePool:
         photos: list[LabeledImage] | None = None,
         photo_crops_per_class: int = 60,
         seed: int = 0,
+        dark_faces: float = DARK_FACES,
     ) -> None:
         self.art = art
+        self.dark_faces = dark_faces
         # each face with whether its set draws in light ink (the Black set: white strokes for a dark tile)
         self.art_by_class: dict[int, list[tuple[np.ndarray, bool]]] = {}
         for art_set in art:
@@ -141,7 +145,7 @@ class FacePool:
     def tile_set(self, rng: np.random.Generator, faces: str | None = None) -> TileSet:
         """A random look for a set: face colour, body colours, back."""
         faces = faces or str(rng.choice(["art", "hk", "mixed"], p=[0.5, 0.3, 0.2]))
-        if rng.random() < 0.12 and faces == "art":
+        if rng.random() < self.dark_faces and faces == "art":
             face_color = rng.uniform(20, 70, 3) * np.array([1.0, 1.0, 1.05])
         else:
             base = rng.uniform(200, 252)

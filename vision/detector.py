@@ -42,6 +42,10 @@ TILE_ASPECT_RANGE = (0.4, 1.8)
 SECOND_LOOK_BELOW = 0.8
 #: Fewer tiles than this say too little about the picture's stretch or its tiles' size to read it again.
 MIN_TILES_TO_REREAD = 4
+#: The stretch of a picture is judged from every box scoring at least this, weaker ones included: a picture
+#: stretched tenfold may give only one or two boxes above the detector's threshold, but a score of them
+#: above this one, all as stretched.
+STRETCH_HINT_THRESHOLD = 0.2
 #: Where the tiles of a reading are smaller than this at the detector's input (median side, pixels), the region
 #: holding them (with ``ZOOM_MARGIN`` tiles around it) is read again enlarged to give them this size, the input
 #: at most ``ZOOM_MAX_INPUT`` on its long side; the better of the two readings is kept (``TileModel.detect``).
@@ -242,11 +246,14 @@ class TileModel:
             "threads": self.threads,
         }
 
-    def find(self, image: np.ndarray, shape: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def find(
+        self, image: np.ndarray, shape: tuple[int, int] | None = None, threshold: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (xyxy, pixels of ``image``) and detection scores, before the tiles are read.
 
         shape: the detector input (height, width), multiples of 32; default the square the detector was
         trained on, the photo squeezed to it. An input thinner than ``MIN_INPUT`` lies on a grey canvas.
+        threshold: the lowest detection score kept (default the model's).
         """
         _check_image(image)
         h, w = image.shape[:2]
@@ -258,7 +265,8 @@ class TileModel:
             small = canvas
         x = np.ascontiguousarray(small.transpose(2, 0, 1)[None], np.float32)
         heat, sides = self._detector.run(None, {self._detector.get_inputs()[0].name: x})
-        boxes, scores = decode_heatmap(heat[0, 0], sides[0], self.stride, self.threshold, self.max_tiles)
+        threshold = self.threshold if threshold is None else threshold
+        boxes, scores = decode_heatmap(heat[0, 0], sides[0], self.stride, threshold, self.max_tiles)
         if len(boxes):
             keep = nms(boxes, scores, self.nms_iou)
             boxes, scores = boxes[keep], scores[keep]
@@ -360,11 +368,14 @@ class TileModel:
         spent = {"detect": 0.0, "classify": 0.0}
 
         def read(picture: np.ndarray, shape: tuple[int, int], offset: tuple[int, int], known=None) -> tuple:
-            """Boxes, classes and turns of one reading, and its ``Detections``; tiles boxed alike in the
-            reading ``known`` keep what it read."""
+            """Boxes, classes and turns of one reading, its ``Detections``, and the boxes that hint at the
+            picture's stretch (``STRETCH_HINT_THRESHOLD``); tiles boxed alike in the reading ``known`` keep
+            what it read."""
             t0 = time.perf_counter()
-            boxes, det_scores = self.find(picture, shape)
-            boxes = boxes + np.array([*offset, *offset], np.float32)
+            hints, det_scores = self.find(picture, shape, min(self.threshold, STRETCH_HINT_THRESHOLD))
+            hints = hints + np.array([*offset, *offset], np.float32)
+            sure = det_scores >= self.threshold
+            boxes, det_scores = hints[sure], det_scores[sure]
             t1 = time.perf_counter()
             probs = np.zeros((len(boxes), len(CLASSES) + 1), np.float32)
             turns = np.zeros((len(boxes), 4), np.float32)
@@ -378,13 +389,13 @@ class TileModel:
             probs[new], turns[new] = self.classify(image, boxes[new])
             spent["detect"] += (t1 - t0) * 1000.0
             spent["classify"] += (time.perf_counter() - t1) * 1000.0
-            return (boxes, probs, turns), self._readings(boxes, det_scores, probs, turns)
+            return (boxes, probs, turns), self._readings(boxes, det_scores, probs, turns), hints
 
         readings = []
         for _ in range(3):
-            raw, reading = read(image, shape, (0, 0))
+            raw, reading, hints = read(image, shape, (0, 0))
             readings.append((reading, shape, raw))
-            next_shape = self.unstretched_shape(raw[0], shape, size)
+            next_shape = self.unstretched_shape(hints, shape, size)
             if next_shape is None or next_shape == shape:
                 break
             shape = next_shape
@@ -392,7 +403,7 @@ class TileModel:
         zoom = self.zoom_window(best.boxes, shape, size)
         if zoom is not None:
             (x1, y1, x2, y2), zoom_shape = zoom
-            _, zoomed = read(np.ascontiguousarray(image[y1:y2, x1:x2]), zoom_shape, (x1, y1), raw)
+            _, zoomed, _ = read(np.ascontiguousarray(image[y1:y2, x1:x2]), zoom_shape, (x1, y1), raw)
             best = max(best, zoomed, key=_quality)
         if timings is not None:
             timings.update(spent)

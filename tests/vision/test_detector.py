@@ -21,6 +21,7 @@ from labelled import SAMPLE
 from vision.detector import (
     DEFAULT_MODEL_DIR,
     SECOND_LOOK_BELOW,
+    STRETCH_HINT_THRESHOLD,
     TILE_ASPECT_RANGE,
     ZOOM_MAX_INPUT,
     ModelError,
@@ -165,6 +166,26 @@ def test_a_stretched_photo_is_read_again_and_its_tiles_found(model: TileModel):
     assert located >= 0.8 * len(truth.codes) and right >= 0.7 * len(truth.codes)
     unstretched = model.find(image)[0]
     assert model.unstretched_shape(unstretched, (model.input_size,) * 2, (h, w)) is None
+
+
+def test_weak_boxes_tell_a_stretch_that_too_few_sure_boxes_would_hide(model: TileModel, monkeypatch):
+    """A picture stretched so far that only two boxes pass the detector's threshold, with eight weaker ones
+    as stretched: it is read again rescaled, as where every box were sure."""
+    thin = np.array([[x, 0, x + 10, 100] for x in range(0, 500, 50)], np.float32)
+    thin_scores = np.array([0.5, 0.5] + [0.25] * 8, np.float32)
+    usual = np.array([[x, 0, x + 40, 52] for x in range(0, 500, 50)], np.float32)
+    shapes = []
+
+    def find(image, shape=None, threshold=None):
+        shapes.append(shape)
+        boxes, scores = (thin, thin_scores) if shape == (512, 512) else (usual, np.full(10, 0.9, np.float32))
+        keep = scores >= (model.threshold if threshold is None else threshold)
+        return boxes[keep], scores[keep]
+
+    monkeypatch.setattr(model, "find", find)
+    assert model.threshold > 0.25 >= STRETCH_HINT_THRESHOLD
+    model.detect(np.full((512, 512, 3), 128, np.uint8))
+    assert shapes[:2] == [(512, 512), (64, 512)]
 
 
 def test_small_tiles_get_a_window_around_them_read_enlarged(model: TileModel):

@@ -148,11 +148,11 @@ def test_the_bfloat16_forward_pass_is_bfloat16_and_close_to_float32():
 def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.FacePool, tmp_path: Path, bf16: bool):
     import torch
 
-    pytest.importorskip("onnx")
-    from vision.detector import TileModel
+    onnx = pytest.importorskip("onnx")
+    from vision.detector import TileModel, crop_tiles
     from vision.training.classification import train_classifier
     from vision.training.detection import train_detector
-    from vision.training.export import export_models
+    from vision.training.export import ExportError, export_models
 
     torch.set_num_threads(1)
     renderer = synth.SceneRenderer(pool, size=256)
@@ -168,8 +168,18 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
         "detector": {"threshold": 0.001, "nms_iou": 0.6, "max_tiles": 50},
         "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},
     }
-    meta = export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {"version": "test"})
+    crops = np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes])
+    with pytest.raises(ExportError, match="8-bit classifier agrees"):
+        export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {}, crops, 1.01)
+    # two training steps leave the classes nearly even, so the int8 network need not agree with this one
+    samples = [scenes[0].image]
+    meta = export_models(detector, classifier, tmp_path, 256, settings, samples, {"version": "test"}, crops, 0)
     assert meta["export"]["max_diff_vs_torch"]["detector"] < 2e-3
+    int8 = meta["export"]["classifier_int8"]
+    assert int8["calibration_crops"] + int8["checked_crops"] == len(crops) and 0 <= int8["agreement"] <= 1
+    ops = {node.op_type for node in onnx.load(str(tmp_path / "tile_classifier.onnx")).graph.node}
+    assert "QuantizeLinear" in ops and "DequantizeLinear" in ops
+    assert not list(tmp_path.glob("*.float.onnx"))
     model = TileModel(tmp_path, threads=1)
     assert model.info["version"] == "test"
     found = model.detect(scenes[1].image)

@@ -216,7 +216,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         "synthetic_classification": evaluate_bank(classifier, CropBank.concat(check_banks)),
     }
     training = {
-        "version": time.strftime("%Y%m%d") + f"-s{args.seed}-c{RECIPE_VERSION}",
+        "version": time.strftime("%Y%m%d") + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -239,9 +239,19 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         "classifier": {"margin": RUNTIME_MARGIN, "reject": 0.5, "min_score": 0.15, "batch": 32},
     }
     samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
-    meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training)
+    meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training, _int8_crops(real))
     print(json.dumps({"out": str(args.out), "export": meta["export"], **figures}, indent=1))
     return 0
+
+
+def _int8_crops(real: list, photos: int = 120, per_photo: int = 8) -> np.ndarray:
+    """Tile crops cut as the runtime cuts them from ``photos`` real photos spread over the set, up to
+    ``per_photo`` each, in photo order: the first half calibrates the 8-bit classifier, the rest checks it."""
+    from vision.detector import crop_tiles
+
+    picked = real[:: max(1, len(real) // photos)][:photos]
+    crops = [crop_tiles(p.decode(), p.boxes[:per_photo]) for p in picked if len(p.boxes)]
+    return np.concatenate(crops) if crops else np.zeros((0, 3, 64, 64), np.float32)
 
 
 def _save_scenes(args: argparse.Namespace, key: dict, scenes: list) -> None:

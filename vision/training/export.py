@@ -1,4 +1,9 @@
-"""ONNX export of the two networks, checked against torch, and the model description ``model.json``."""
+"""ONNX export of the two networks, checked against torch, and the model description ``model.json``.
+
+The classifier is stored quantised to 8-bit integers (static, per-channel weights, calibrated on real tile
+crops cut as the runtime cuts them): it reads a crop about 2.5 times as fast as in float32 on the 2-core
+machine and gives the float network's class on 99.7 % of real and synthetic tile crops (20261203-s1-c2-d30).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,9 @@ from vision.types import CLASSES
 DETECTOR_FILE = "tile_detector.onnx"
 CLASSIFIER_FILE = "tile_classifier.onnx"
 OPSET = 17
+#: The quantised classifier must give the float network's likeliest class on at least this share of the
+#: crops held apart from its calibration.
+MIN_INT8_AGREEMENT = 0.98
 
 
 class ExportError(RuntimeError):
@@ -58,6 +66,55 @@ def verify(module: torch.nn.Module, path: Path, inputs: list[np.ndarray], atol: 
     return worst
 
 
+def quantize_classifier(
+    module: torch.nn.Module,
+    path: Path,
+    calibration: np.ndarray,
+    check: np.ndarray,
+    min_agreement: float = MIN_INT8_AGREEMENT,
+) -> float:
+    """Replace the float classifier at ``path`` by its 8-bit quantisation (QDQ, per-channel weights, activation
+    ranges from the ``calibration`` crops). Returns the share of the ``check`` crops given the same likeliest
+    class as torch; raises ``ExportError`` under ``min_agreement``."""
+    import onnxruntime as ort
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Crops(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.batches = iter(np.array_split(calibration, max(1, len(calibration) // 32)))
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            batch = next(self.batches, None)
+            return None if batch is None else {"crops": np.ascontiguousarray(batch)}
+
+    prepared = path.with_suffix(".float.onnx")
+    quant_pre_process(str(path), str(prepared))
+    try:
+        quantize_static(
+            str(prepared),
+            str(path),
+            Crops(),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+        )
+    finally:
+        prepared.unlink()
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    with torch.no_grad():
+        expected = module(torch.from_numpy(check))[0].numpy().argmax(axis=1)
+    got = session.run(None, {"crops": check})[0].argmax(axis=1)
+    agreement = float(np.mean(expected == got))
+    if agreement < min_agreement:
+        raise ExportError(
+            f"{path.name}: the 8-bit classifier agrees with torch on {agreement:.1%} of the crops "
+            f"(at least {min_agreement:.0%} needed)"
+        )
+    return agreement
+
+
 def export_models(
     detector: TileDetector,
     classifier: TileClassifier,
@@ -66,9 +123,14 @@ def export_models(
     settings: dict[str, Any],
     samples: list[np.ndarray],
     training: dict[str, Any],
+    crops: np.ndarray,
+    min_agreement: float = MIN_INT8_AGREEMENT,
 ) -> dict[str, Any]:
     """Write both ONNX files and ``model.json`` into ``out_dir``; check each file against torch on real
-    pictures (``samples``: RGB uint8 arrays) and random inputs. Returns the description written."""
+    pictures (``samples``: RGB uint8 arrays) and random inputs. The classifier is then quantised
+    (``quantize_classifier``), calibrated on the first half of ``crops`` (real tile crops (N, 3, CROP, CROP)
+    float32, as ``vision.detector.crop_tiles`` cuts them) and checked on the second half (``min_agreement``).
+    Returns the description written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     det = DetectorExport(detector).eval()
     cls = ClassifierExport(classifier).eval()
@@ -106,13 +168,21 @@ def export_models(
     cls_inputs.append(rng.uniform(0, 255, (5, 3, CROP, CROP)).astype(np.float32))
     det_diff = verify(det, det_path, det_inputs, atol=2e-3)
     cls_diff = verify(cls, cls_path, cls_inputs, atol=1e-4)
+    if len(crops) < 2:
+        raise ExportError("the classifier's quantisation needs real tile crops to calibrate and check it")
+    half = len(crops) // 2
+    agreement = quantize_classifier(cls, cls_path, crops[:half], crops[half:], min_agreement)
     meta = {
         "name": "mjscan-tiles",
         "version": training.get("version", "1"),
         "classes": list(CLASSES),
         "detector": {"file": DETECTOR_FILE, "input": detect_size, "stride": STRIDE, **settings["detector"]},
         "classifier": {"file": CLASSIFIER_FILE, "input": CROP, **settings["classifier"]},
-        "export": {"opset": OPSET, "max_diff_vs_torch": {"detector": det_diff, "classifier": cls_diff}},
+        "export": {
+            "opset": OPSET,
+            "max_diff_vs_torch": {"detector": det_diff, "classifier": cls_diff},
+            "classifier_int8": {"calibration_crops": half, "checked_crops": len(crops) - half, "agreement": agreement},
+        },
         "training": training,
     }
     (out_dir / MODEL_JSON).write_text(json.dumps(meta, indent=1) + "\n")

@@ -73,12 +73,13 @@ def _resize_to(image: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """``image`` resized to ``shape`` (height, width) without keeping its proportions, averaging pixels when
     shrinking.
 
-    A large photo is first reduced bilinearly to twice the size (area averaging of a 12-megapixel picture
-    costs ten times more for the same result at this size).
+    A picture more than twice the size on a side is first reduced bilinearly to twice the size: area averaging
+    by a whole factor is fast, by any other costly (2016 x 1512 to 512 x 512: 3 ms this way, 13 ms directly,
+    on the 2-core machine; F1 on hk-photos/valid enlarged threefold 0.959 either way).
     """
     h, w = image.shape[:2]
     th, tw = shape
-    if h > 4 * th or w > 4 * tw:
+    if h > 2 * th or w > 2 * tw:
         image = cv2.resize(image, (min(2 * tw, w), min(2 * th, h)), interpolation=cv2.INTER_LINEAR)
     shrink = image.shape[0] >= th and image.shape[1] >= tw
     return cv2.resize(image, (tw, th), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)

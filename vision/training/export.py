@@ -2,7 +2,7 @@
 
 The classifier is stored quantised to 8-bit integers (static, per-channel weights, calibrated on real tile
 crops cut as the runtime cuts them): it reads a crop about 2.5 times as fast as in float32 on the 2-core
-machine and gives the float network's class on 99.7 % of real and synthetic tile crops (20261203-s1-c2-d30).
+machine and, for the bundled model, gives the float network's class on 99.8 % of the real crops held apart.
 """
 
 from __future__ import annotations

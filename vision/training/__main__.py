@@ -3,7 +3,8 @@
 DATA_DIR is the shared data folder (``hk-photos/train``, ``hk-crops``, ``art-riichi-cc0``,
 ``art-riichi-flowers-ccby``); ``hk-photos/valid`` is never read. The steps, each with a progress bar:
 render synthetic scenes, train the detector, cut the crops, train the classifier, export both networks to
-ONNX (checked against torch) with ``model.json``, and measure both on synthetic scenes rendered apart.
+ONNX (checked against torch; the classifier quantised to 8 bits) with ``model.json``, and measure both on
+synthetic scenes rendered apart.
 """
 
 from __future__ import annotations

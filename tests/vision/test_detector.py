@@ -188,6 +188,17 @@ def test_weak_boxes_tell_a_stretch_that_too_few_sure_boxes_would_hide(model: Til
     assert shapes[:2] == [(512, 512), (64, 512)]
 
 
+def test_tiles_still_too_wide_after_a_reread_are_read_again(model: TileModel):
+    """Standing tiles seen from the front (0.55 times as wide as tall) are left as they are; tiles 1.7 times as
+    wide as tall, as a tenfold stretch may leave them once read again, are rescaled once more."""
+
+    def row(width: float, height: float) -> np.ndarray:
+        return np.array([[60 * k, 200, 60 * k + width, 200 + height] for k in range(8)], np.float32)
+
+    assert model.unstretched_shape(row(33, 60), (512, 512), (512, 512)) is None
+    assert model.unstretched_shape(row(51, 30), (512, 512), (512, 512)) is not None
+
+
 def test_small_tiles_get_a_window_around_them_read_enlarged(model: TileModel):
     # 20 x 28 px tiles in a row of a 1024 x 1024 picture read at 512 x 512: 10 x 14 at the detector's input
     row = np.array([[400 + 22 * k, 500, 420 + 22 * k, 528] for k in range(10)], np.float32)

@@ -37,8 +37,8 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 #: 0.55). Tiles found outside this range (their median) mean a stretched picture, read again rescaled to the
 #: median (``TileModel.detect``, ``TileModel.unstretched_shape``). The top was 1.8 (the 99th percentile): a
 #: picture stretched tenfold may still show its tiles 1.7 times too wide once read again, and was left so. On
-#: rows of tiles cut from hk-photos/train and stretched into squares (60 pictures) 1.6 reads F1 0.916 -> 0.918
-#: (hk-photos/valid 0.955 -> 0.956; synthetic phone photos seed 777 0.902 -> 0.901).
+#: rows of tiles cut from hk-photos/train and stretched into squares (60 pictures, ``scripts/stretched_rows.py``)
+#: 1.6 reads F1 0.916 -> 0.918 (hk-photos/valid 0.955 -> 0.956; synthetic phone photos seed 777 0.902 -> 0.901).
 TILE_ASPECT = 1.0
 TILE_ASPECT_RANGE = (0.4, 1.6)
 #: A tile whose likeliest class has a lower probability is read again turned half round (``classify``): on

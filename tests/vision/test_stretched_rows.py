@@ -1,0 +1,60 @@
+"""``scripts/stretched_rows.py``: stretched pictures made from a real photo of a row, and their labels."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.evaluate import read_classes, read_yolo_labels
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "datasets" / "hk-sample"
+_spec = importlib.util.spec_from_file_location("stretched_rows", ROOT / "scripts" / "stretched_rows.py")
+stretched_rows = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(stretched_rows)
+
+
+def _sample(name: str):
+    image = cv2.imread(str(SAMPLE / "images" / f"{name}.jpg"))
+    classes = read_classes(SAMPLE / "classes.json")
+    return image, read_yolo_labels(SAMPLE / "labels" / f"{name}.txt", image.shape[1], image.shape[0], classes)
+
+
+def test_a_row_is_stretched_into_a_square_and_its_boxes_follow():
+    image, truth = _sample("row-flower")
+    out, boxes = stretched_rows.stretched_row(image, truth.boxes, turn=False)
+    assert out.shape == (640, 640, 3) and len(boxes) == len(truth.boxes)
+    sides = boxes[:, 2:] - boxes[:, :2]
+    assert np.all(sides[:, 0] / sides[:, 1] < 0.2)  # tiles now many times as tall as wide
+    assert boxes.min() >= 0 and boxes.max() <= 640
+    # the picture under the first tile's box is what the photo shows under it
+    first = out[int(boxes[0, 1]) : int(boxes[0, 3]), int(boxes[0, 0]) : int(boxes[0, 2])]
+    x1, y1, x2, y2 = truth.boxes[0].astype(int)
+    original = cv2.resize(image[y1:y2, x1:x2], (first.shape[1], first.shape[0]))
+    assert np.abs(first.astype(int) - original.astype(int)).mean() < 25
+
+
+def test_a_turned_row_has_its_tiles_lying_across_the_picture():
+    image, truth = _sample("row-flower")
+    out, boxes = stretched_rows.stretched_row(image, truth.boxes, turn=True)
+    sides = boxes[:, 2:] - boxes[:, :2]
+    assert np.all(sides[:, 0] / sides[:, 1] > 5)
+    assert np.all(np.diff((boxes[:, 1] + boxes[:, 3])[np.argsort(truth.boxes[:, 0])]) > 0)  # left to right: down
+
+
+def test_pictures_that_are_not_one_row_are_left_out():
+    image, truth = _sample("grid")
+    assert stretched_rows.stretched_row(image, truth.boxes, turn=False) is None
+
+
+def test_the_command_writes_pictures_and_labels_and_keeps_a_folder_with_files(tmp_path):
+    args = ["--images", str(SAMPLE / "images"), "--labels", str(SAMPLE / "labels")]
+    args += ["--classes", str(SAMPLE / "classes.json"), "--count", "1"]
+    assert stretched_rows.main([*args, "--out", str(tmp_path / "set")]) == 0
+    (label,) = (tmp_path / "set" / "labels").iterdir()
+    assert (tmp_path / "set" / "images" / f"{label.stem}.jpg").is_file()
+    assert all(len(line.split()) == 5 for line in label.read_text().splitlines())
+    assert stretched_rows.main([*args, "--out", str(tmp_path / "set")]) == 2

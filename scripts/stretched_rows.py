@@ -3,18 +3,20 @@
 Some photos of hk-photos/valid are a row of tiles stretched into a square (tiles 10 to 12 times too tall, or
 too wide where the row was turned). This makes pictures like them from photos training may read: from each
 photo holding a single row of 12 to 18 tiles, the band around the row is cut, every second one turned a
-quarter round, and stretched to 640 x 640; the labels follow. Photos are taken in a shuffled order (--seed).
+quarter round, and stretched to 640 x 640; the labels follow, with ``classes.json`` (the model's 46 classes,
+as ``python -m vision.training.render`` writes it). Photos are taken in a shuffled order (--seed).
 
     python scripts/stretched_rows.py --images ../shared/data/hk-photos/train/images \\
         --labels ../shared/data/hk-photos/train/labels --classes ../shared/data/hk-photos/classes.json \\
         --out stretched-rows --count 60
     mjscan evaluate --images stretched-rows/images --labels stretched-rows/labels \\
-        --classes ../shared/data/hk-photos/classes.json
+        --classes stretched-rows/classes.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -23,6 +25,8 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.evaluate import LabelError, list_images, read_classes, read_yolo_labels
+from vision.export import yolo_lines
+from vision.types import CLASS_INDEX, CLASSES, Detections
 
 SIDE = 640
 
@@ -64,16 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.exists() and any(args.out.iterdir()):
         print(f"error: {args.out} is not empty", file=sys.stderr)
         return 2
+    if args.count < 1:
+        print("error: --count must be at least 1", file=sys.stderr)
+        return 2
     try:
         classes = read_classes(args.classes)
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    index = {code: i for i, code in classes.items()}
     photos = list_images(args.images)
     np.random.default_rng(args.seed).shuffle(photos)
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     (args.out / "labels").mkdir(exist_ok=True)
+    (args.out / "classes.json").write_text(json.dumps({str(i): c for i, c in enumerate(CLASSES)}, indent=1) + "\n")
     made = 0
     with tqdm(total=args.count, desc="stretched rows", unit="picture") as bar:
         for photo in photos:
@@ -89,12 +96,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             out, boxes = picture
             cv2.imwrite(str(args.out / "images" / f"{made:03d}.jpg"), out, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            yolo = np.concatenate([(boxes[:, :2] + boxes[:, 2:]) / 2, boxes[:, 2:] - boxes[:, :2]], axis=1) / SIDE
-            lines = [
-                f"{index[code]} " + " ".join(f"{v:.6f}" for v in row)
-                for row, code in zip(yolo, truth.codes, strict=True)
-            ]
-            (args.out / "labels" / f"{made:03d}.txt").write_text("\n".join(lines) + "\n")
+            n = len(boxes)
+            ids = np.array([CLASS_INDEX[code] for code in truth.codes], np.int64)
+            tiles = Detections(boxes, np.ones(n, np.float32), ids, np.zeros(n, bool))
+            (args.out / "labels" / f"{made:03d}.txt").write_text(yolo_lines(tiles, SIDE, SIDE))
             made += 1
             bar.update()
     print(f"{made} pictures in {args.out}" + ("" if made == args.count else f" (of {args.count} asked: too few rows)"))

@@ -57,4 +57,11 @@ def test_the_command_writes_pictures_and_labels_and_keeps_a_folder_with_files(tm
     (label,) = (tmp_path / "set" / "labels").iterdir()
     assert (tmp_path / "set" / "images" / f"{label.stem}.jpg").is_file()
     assert all(len(line.split()) == 5 for line in label.read_text().splitlines())
+    # the labels are in the model's classes, which the folder's classes.json names
+    classes = read_classes(tmp_path / "set" / "classes.json")
+    image = cv2.imread(str(tmp_path / "set" / "images" / f"{label.stem}.jpg"))
+    made = read_yolo_labels(label, image.shape[1], image.shape[0], classes)
+    sources = [sorted(_sample(path.stem)[1].codes) for path in (SAMPLE / "images").glob("*.jpg")]
+    assert sorted(made.codes) in sources  # the codes of the photo the row was cut from
     assert stretched_rows.main([*args, "--out", str(tmp_path / "set")]) == 2
+    assert stretched_rows.main([*args[:-1], "0", "--out", str(tmp_path / "none")]) == 2

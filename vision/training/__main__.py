@@ -249,10 +249,11 @@ def _int8_crops(real: list, photos: int = 120, per_photo: int = 8) -> np.ndarray
     """Tile crops cut as the runtime cuts them from ``photos`` real photos spread over the set, up to
     ``per_photo`` each, in photo order: the first half calibrates the 8-bit classifier, the rest checks it."""
     from vision.detector import crop_tiles
+    from vision.training.nets import CROP
 
     picked = real[:: max(1, len(real) // photos)][:photos]
-    crops = [crop_tiles(p.decode(), p.boxes[:per_photo]) for p in picked if len(p.boxes)]
-    return np.concatenate(crops) if crops else np.zeros((0, 3, 64, 64), np.float32)
+    crops = [crop_tiles(p.decode(), p.boxes[:per_photo], CROP) for p in picked if len(p.boxes)]
+    return np.concatenate(crops) if crops else np.zeros((0, 3, CROP, CROP), np.float32)
 
 
 def _save_scenes(args: argparse.Namespace, key: dict, scenes: list) -> None:

@@ -159,7 +159,7 @@ def test_phone_scenes_show_bigger_tiles_than_the_training_spread(pool: synth.Fac
     def small_sides(phone: bool) -> float:  # the 10th percentile of the tiles' shorter sides, pixels
         renderer, rng = synth.SceneRenderer(pool, size=256, phone=phone), np.random.default_rng(3)
         sides = [
-            np.min(s.boxes[:, 2:] - s.boxes[:, :2], 1) for s in (renderer.render(rng, "art", "hand") for _ in range(30))
+            np.min(s.boxes[:, 2:] - s.boxes[:, :2], 1) for s in (renderer.render(rng, "art", "hand") for _ in range(60))
         ]
         return float(np.percentile(np.concatenate(sides), 10))
 
@@ -231,3 +231,42 @@ def test_top_down_camera_sees_a_flat_tile_upright():
     pts = camera.project(corners + np.array([0, 0, 0.35]))
     assert synth._orientation(pts) == 0
     assert pts[:, 1].max() - pts[:, 1].min() > pts[:, 0].max() - pts[:, 0].min()  # taller than wide
+
+
+def _standing_row(rng, pool, tile_set, size):
+    """A layout of five standing tiles, faces towards azimuth 0."""
+    w, h = size
+    return [synth._tile(rng, pool, tile_set, CLASS_INDEX["3m"], (k * (w + 0.02), 0.0), 0.0, "standing") for k in range(5)]
+
+
+@pytest.mark.parametrize(("azimuth", "expected"), [(0.0, "3m"), (math.pi, "back")])
+def test_a_standing_row_seen_from_behind_shows_its_backs(
+    pool: synth.FacePool, monkeypatch: pytest.MonkeyPatch, azimuth: float, expected: str
+):
+    """The back of a tile the camera sees is labelled "back", whatever the tile's pose (renderer version 4: the
+    backs of a standing hand seen from behind were left unlabelled, so training taught both to box them and not)."""
+    monkeypatch.setattr(synth, "_hand_layout", _standing_row)
+    renderer = synth.SceneRenderer(pool, size=256)
+    monkeypatch.setattr(renderer, "_view", lambda rng, standing: (0.35, azimuth))
+    scene = renderer.render(np.random.default_rng(4), "art", "hand")
+    assert len(scene.class_ids) >= 3
+    assert {CLASSES[c] for c in scene.class_ids} == {expected}
+
+
+def test_a_sets_back_never_looks_like_its_face():
+    """A face-down tile must not pass for a blank white dragon: the back of a set (plain or from the art, whose
+    dark set has a back as black as its face) differs from the face colour by ``MIN_BACK_CONTRAST``."""
+    dark_art = ArtSet("Black", _body((30, 30, 30)), _body((30, 30, 30)), {c: _face(c) for c in ART_CODES.values()})
+    pool = synth.FacePool([dark_art, *small_pool().art], [], dark_faces=0.5)
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        tile_set = pool.tile_set(rng, "art")
+        back = tile_set.back_texture.reshape(-1, 3).mean(0)
+        assert np.linalg.norm(back - tile_set.face_color) >= synth.MIN_BACK_CONTRAST * 0.75
+
+
+def test_phone_scenes_see_standing_hands_from_in_front(pool: synth.FacePool):
+    renderer = synth.SceneRenderer(pool, phone=True)
+    rng = np.random.default_rng(0)
+    azimuths = [renderer._view(rng, standing=True)[1] for _ in range(300)]
+    assert np.percentile(np.abs(azimuths), 99) < math.pi / 2

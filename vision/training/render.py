@@ -3,8 +3,9 @@
 Writes ``DIR/images/NNNNN.jpg``, ``DIR/labels/NNNNN.txt`` (``class x y w h``, normalised) and
 ``DIR/classes.json`` (class index -> tile code, the 46 classes of the model), the layout ``mjscan evaluate``
 reads. ``--faces art`` (the default) prints riichi-style faces only; ``hk`` and ``mixed`` add real Hong Kong
-faces. Use a seed that training never used (training draws its scenes from ``--seed`` of
-``python -m vision.training``, default 1, through numpy's SeedSequence; the default here is 20260601).
+faces; ``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``). Use a
+seed that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``,
+default 1, through numpy's SeedSequence; the default here is 20260601).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.training.data import DataError, load_art, load_crops
+from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import LAYOUTS, FacePool, SceneRenderer
 from vision.types import CLASSES
 
@@ -31,7 +33,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, required=True, help="folder to write (must be empty or new)")
     parser.add_argument("--count", type=int, default=300, help="pictures to render (default 300)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    parser.add_argument("--faces", choices=["art", "hk", "mixed"], default="art", help="face source (default art)")
+    parser.add_argument(
+        "--faces", choices=["art", "hk", "mixed", "printed"], default="art", help="face source (default art)"
+    )
+    parser.add_argument(
+        "--fonts",
+        type=Path,
+        default=DEFAULT_FONT_FOLDER,
+        help=f"folder of the fonts that --faces printed prints with (default {DEFAULT_FONT_FOLDER})",
+    )
     parser.add_argument("--layout", choices=LAYOUTS, help="one arrangement only (default: all, mixed)")
     parser.add_argument("--size", type=int, default=640, help="picture side in pixels (default 640)")
     parser.add_argument(
@@ -67,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
     try:
-        pool = FacePool(load_art(args.data), load_crops(args.data / "hk-crops"))
-    except DataError as exc:
+        printer = FacePrinter.from_folder(args.fonts) if args.faces == "printed" else None
+        pool = FacePool(load_art(args.data), load_crops(args.data / "hk-crops"), printer=printer)
+    except (DataError, FontError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     (args.out / "images").mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,8 @@ the picture may be stretched (as the real training photos are), lit from one sid
 blur, noise and JPEG artefacts.
 
 Faces come from the art folders (riichi style, recoloured and restyled so that the model does not learn one
-print) and from real Hong Kong tiles (the single-tile crops and tiles cut from the real training photos).
+print), from real Hong Kong tiles (the single-tile crops and tiles cut from the real training photos) and, where
+a ``FacePrinter`` is given, from prints made anew for each set out of fonts and drawn shapes (``faces.py``).
 
 The label of a tile is the box around its face as seen (the back for a face-down tile), its class, and the
 orientation of the face in the picture: how many quarter turns clockwise its top has been turned from
@@ -24,13 +25,17 @@ import cv2
 import numpy as np
 
 from vision.training.data import ArtSet, LabeledImage
+from vision.training.faces import FacePrinter, PrintStyle, to_texture
 from vision.types import CLASS_INDEX, CLASSES
 
 #: Texture size of one face (width, height) in pixels.
 TEX_W, TEX_H = 120, 160
 #: Changes when the same seed renders different scenes: part of the training stages' keys (``--resume``).
 #: 2: the white strokes of the dark art set are printed dark on a light face (they were white on white).
-RENDERER_VERSION = 2
+#: 3 (whole-tile boxes) was tried and dropped. 4: a back the camera sees is labelled "back" whatever the tile's
+#: pose (the backs of a standing hand seen from behind were unlabelled), a set's back differs from its face
+#: (``MIN_BACK_CONTRAST``), and phone scenes see standing tiles from in front.
+RENDERER_VERSION = 4
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
@@ -39,6 +44,10 @@ RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
 DARK_FACES = 0.12
 #: Faces with no print a recolouring could erase (white dragon of the art is an empty face).
 MIN_VISIBLE_FRACTION = 0.55
+#: The least distance (RGB) between a set's face colour and the mean colour of its back: with the dark art set's
+#: back (the same black as its face) on a dark-faced set, a face-down tile and a blank white dragon were the
+#: same picture.
+MIN_BACK_CONTRAST = 90.0
 
 
 @dataclass
@@ -64,17 +73,22 @@ class Face:
 class TileSet:
     """The look of one set in one scene: how faces are printed and what colour the body is."""
 
-    faces: str  # "art", "hk" or "mixed"
+    faces: str  # "art", "hk", "mixed" or "printed"
     face_color: np.ndarray
     body_color: np.ndarray
     back_fraction: float
     back_texture: np.ndarray
     art_style: dict = field(default_factory=dict)
     printed: dict[int, Face] = field(default_factory=dict)
+    print_style: PrintStyle | None = None
 
 
 class FacePool:
-    """Every face texture the generator can print, by class."""
+    """Every face texture the generator can print, by class.
+
+    ``dark_faces``: the share of riichi-style (art) sets printed on a dark face. ``printer`` and
+    ``printed_faces``: the share of sets printed anew from fonts (none without a printer).
+    """
 
     def __init__(
         self,
@@ -84,9 +98,13 @@ class FacePool:
         photo_crops_per_class: int = 60,
         seed: int = 0,
         dark_faces: float = DARK_FACES,
+        printer: FacePrinter | None = None,
+        printed_faces: float = 0.0,
     ) -> None:
         self.art = art
         self.dark_faces = dark_faces
+        self.printer = printer
+        self.printed_faces = printed_faces if printer is not None else 0.0
         # each face with whether its set draws in light ink (the Black set: white strokes for a dark tile)
         self.art_by_class: dict[int, list[tuple[np.ndarray, bool]]] = {}
         for art_set in art:
@@ -132,7 +150,11 @@ class FacePool:
         return tile_set.printed[cls]
 
     def _new_face(self, rng: np.random.Generator, cls: int, tile_set: TileSet) -> Face:
-        use_hk = tile_set.faces == "hk" or (tile_set.faces == "mixed" and rng.random() < 0.5)
+        if tile_set.print_style is not None and self.printer is not None and CLASSES[cls] != "1s":
+            rgba = self.printer.face(rng, CLASSES[cls], tile_set.print_style)
+            return Face(to_texture(rgba, tile_set.face_color, (TEX_W, TEX_H)), cls, True)
+        # the one of bamboo of a printed set is a bird from the art or the real faces
+        use_hk = tile_set.faces == "hk" or (tile_set.faces in ("mixed", "printed") and rng.random() < 0.5)
         if use_hk and cls in self.hk_by_class:
             pool = self.hk_by_class[cls]
             face = pool[int(rng.integers(len(pool)))]
@@ -143,8 +165,12 @@ class FacePool:
         return Face(_print_art(rng, rgba, tile_set, light_ink), cls, True)
 
     def tile_set(self, rng: np.random.Generator, faces: str | None = None) -> TileSet:
-        """A random look for a set: face colour, body colours, back."""
-        faces = faces or str(rng.choice(["art", "hk", "mixed"], p=[0.5, 0.3, 0.2]))
+        """A random look for a set: face colour, body colours, back, and its print where ``faces`` (drawn at
+        random when None) is "printed"."""
+        if faces is None:
+            rest = 1.0 - self.printed_faces
+            shares = [0.5 * rest, 0.3 * rest, 0.2 * rest, self.printed_faces]
+            faces = str(rng.choice(["art", "hk", "mixed", "printed"], p=shares))
         if rng.random() < self.dark_faces and faces == "art":
             face_color = rng.uniform(20, 70, 3) * np.array([1.0, 1.0, 1.05])
         else:
@@ -168,10 +194,12 @@ class FacePool:
             ],
             np.float64,
         )
-        body = palette[int(rng.integers(len(palette)))] + rng.normal(0, 18, 3)
-        body = np.clip(body, 0, 255)
-        if rng.random() < 0.35:
-            back = self.art_backs[int(rng.integers(len(self.art_backs)))]
+        # a set's back never looks like its face (a face-down tile must not pass for a blank white dragon)
+        bodies = [c for c in palette if np.linalg.norm(c - face_color) >= MIN_BACK_CONTRAST]
+        body = np.clip(bodies[int(rng.integers(len(bodies)))] + rng.normal(0, 18, 3), 0, 255)
+        art_backs = [b for b in self.art_backs if np.linalg.norm(b.mean((0, 1)) - face_color) >= MIN_BACK_CONTRAST]
+        if art_backs and rng.random() < 0.35:
+            back = art_backs[int(rng.integers(len(art_backs)))]
             if rng.random() < 0.5:
                 hsv = cv2.cvtColor(back, cv2.COLOR_RGB2HSV)
                 hsv[..., 0] = (hsv[..., 0].astype(int) + int(rng.integers(180))) % 180
@@ -192,6 +220,7 @@ class FacePool:
             back_fraction=float(rng.uniform(0.25, 0.65)),
             back_texture=np.ascontiguousarray(back, np.uint8),
             art_style=art_style,
+            print_style=self.printer.style(rng) if faces == "printed" and self.printer is not None else None,
         )
 
 
@@ -606,14 +635,7 @@ class SceneRenderer:
         centers = np.array([t.center for t in tiles])
         mid = (centers.min(0) + centers.max(0)) / 2
         radius = max(2.0, float(np.max(np.linalg.norm(centers - mid, axis=1))) + h)
-        standing = any(t.pose.startswith("standing") for t in tiles)
-        if self.phone:  # standing tiles from in front (from above, only their tops show), flat ones from above
-            elevation = rng.uniform(0.3, 0.9) if standing else rng.uniform(0.6, 1.5707)
-        elif standing and rng.random() < 0.6:
-            elevation = rng.uniform(0.08, 0.6)
-        else:
-            elevation = rng.uniform(0.5, 1.5707) if rng.random() < 0.7 else rng.uniform(1.2, 1.5707)
-        azimuth = rng.normal(0, 0.5) if rng.random() < 0.6 else rng.uniform(-math.pi, math.pi)
+        elevation, azimuth = self._view(rng, any(t.pose.startswith("standing") for t in tiles))
         camera = Camera(np.array([mid[0], mid[1], 0.0]), radius * rng.uniform(1.6, 6.0), elevation, azimuth)
 
         quads = self._tile_geometry(tiles, w, h, d)
@@ -632,6 +654,7 @@ class SceneRenderer:
         face_area = np.zeros(len(tiles))
         order = np.argsort([-camera.depth(np.array([[*t.center, 0.0]]))[0] for t in tiles])
         face_quads: dict[int, np.ndarray] = {}
+        shows_back = np.zeros(len(tiles), bool)
         for index in order:
             tile = tiles[index]
             for kind, corners3, normal in quads[index]:
@@ -650,12 +673,14 @@ class SceneRenderer:
                         texture, mask = tile.face.texture, _FACE_MASK
                 else:
                     texture, mask = tile_set.back_texture, _FACE_MASK
-                label_kind = (kind == "face" and tile.face is not None) or (kind == "back" and tile.face is None)
+                # the printed face, or the back (of a face-down tile, or of any tile seen from behind)
+                label_kind = (kind == "face" and tile.face is not None) or kind == "back"
                 tag = index * 2 + 1 if label_kind else index * 2
                 area = _draw_quad(image, ids, texture, mask, pts, shade, tag)
                 if label_kind and facing > 0.3:
                     face_area[index] = area
                     face_quads[index] = pts
+                    shows_back[index] = kind == "back"
         visible = np.bincount(ids[ids >= 0].ravel(), minlength=2 * len(tiles))[1::2]
         self._glare(rng, image)
         image = _finish(rng, image)
@@ -670,8 +695,8 @@ class SceneRenderer:
                 continue
             tile = tiles[index]
             boxes.append([x1, y1, x2, y2])
-            classes.append(tile.class_id)
-            orient.append(_orientation(pts) if tile.face is None or tile.face.oriented else -1)
+            classes.append(BACK_ID if shows_back[index] else tile.class_id)
+            orient.append(_orientation(pts) if shows_back[index] or tile.face.oriented else -1)
         if not boxes:
             return None
         return Scene(image, np.array(boxes, np.float32), np.array(classes, np.int64), np.array(orient, np.int64))
@@ -690,6 +715,19 @@ class SceneRenderer:
             center = np.array([tile.center[0], tile.center[1], lift])
             out.append([(kind, c @ rot.T + center, rot @ n) for kind, c, n in base])
         return out
+
+    def _view(self, rng: np.random.Generator, standing: bool) -> tuple[float, float]:
+        """The camera's elevation above the table and its azimuth (radians; azimuth 0 is in front of standing
+        tiles' faces) for a layout with or without ``standing`` tiles."""
+        if self.phone:  # standing tiles from in front (from above, only their tops show), flat ones from above
+            elevation = rng.uniform(0.3, 0.9) if standing else rng.uniform(0.6, 1.5707)
+        elif standing and rng.random() < 0.6:
+            elevation = rng.uniform(0.08, 0.6)
+        else:
+            elevation = rng.uniform(0.5, 1.5707) if rng.random() < 0.7 else rng.uniform(1.2, 1.5707)
+        if (self.phone and standing) or rng.random() < 0.6:  # a player photographs a standing hand from in front
+            return elevation, rng.normal(0, 0.5)
+        return elevation, rng.uniform(-math.pi, math.pi)
 
     @staticmethod
     def _fit(rng: np.random.Generator, pts: np.ndarray, faces: np.ndarray, S: int, phone: bool) -> np.ndarray:

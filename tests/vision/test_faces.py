@@ -1,0 +1,117 @@
+"""The faces printed from fonts for the synthetic sets (``vision/training/faces.py``).
+
+These need a font holding the tiles' Chinese characters (Debian's fonts-noto-cjk, which `.ci/run` installs with
+Chromium); without one they are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.training import synth
+from vision.training.faces import (
+    DEFAULT_FONT_FOLDER,
+    DOT_INKS,
+    DOT_LAYOUTS,
+    FACE_H,
+    FACE_W,
+    STICK_LAYOUTS,
+    FacePrinter,
+    FontError,
+    to_texture,
+)
+from vision.types import CLASS_INDEX, CLASSES
+
+PRINTED = [c for c in CLASSES if c not in ("1s", "back")]
+
+
+@pytest.fixture(scope="module")
+def printer() -> FacePrinter:
+    try:
+        return FacePrinter.from_folder(DEFAULT_FONT_FOLDER)
+    except FontError as exc:
+        pytest.skip(f"no CJK font installed: {exc}")
+
+
+def test_a_folder_without_fonts_is_refused_naming_what_to_install(tmp_path: Path):
+    (tmp_path / "notes.ttf").write_text("not a font")
+    with pytest.raises(FontError, match="apt-get install fonts-noto-cjk"):
+        FacePrinter.from_folder(tmp_path)
+
+
+def test_fonts_lacking_the_tiles_characters_are_left_out(printer: FacePrinter):
+    latin = [p for p in Path(DEFAULT_FONT_FOLDER).rglob("DejaVuSans.ttf")]
+    assert all(font not in printer.fonts for font in latin)
+    assert printer.fonts
+
+
+def test_layouts_give_each_number_its_count_of_dots_and_sticks():
+    assert {n: len(v) for n, v in DOT_LAYOUTS.items()} == {n: n for n in range(1, 10)}
+    assert {n: len(v) for n, v in DOT_INKS.items()} == {n: n for n in range(1, 10)}
+    assert {n: len(v) for n, v in STICK_LAYOUTS.items()} == {n: n for n in range(2, 10)}
+
+
+def test_every_printable_tile_gets_a_visible_face_and_tiles_differ(printer: FacePrinter):
+    rng = np.random.default_rng(1)
+    style = printer.style(rng)
+    faces = {code: printer.face(rng, code, style) for code in PRINTED}
+    for code, rgba in faces.items():
+        assert rgba.shape == (FACE_H, FACE_W, 4) and rgba.dtype == np.uint8
+        if code == "5z" and style.white_dragon == "blank":
+            assert rgba[..., 3].max() == 0  # a blank white dragon prints nothing
+        else:
+            assert (rgba[..., 3] > 128).mean() > 0.01, f"{code} prints nothing"
+    inks = {code: rgba[..., 3] > 128 for code, rgba in faces.items()}
+    for a, b in (("2p", "4p"), ("3m", "5m"), ("6s", "9s"), ("1z", "3z"), ("5m", "0m")):
+        differ = (inks[a] != inks[b]).mean() > 0.01 or not np.array_equal(faces[a][..., :3], faces[b][..., :3])
+        assert differ, f"{a} and {b} print alike"
+
+
+def test_red_fives_are_printed_red(printer: FacePrinter):
+    rng = np.random.default_rng(2)
+    style = printer.style(rng)
+    for code in ("0m", "0p", "0s"):
+        rgba = printer.face(rng, code, style)
+        ink = rgba[..., :3][rgba[..., 3] > 200].astype(float)
+        assert ink[:, 0].mean() > ink[:, 1].mean() + 80, code
+
+
+def test_the_bird_is_not_printed(printer: FacePrinter):
+    with pytest.raises(ValueError, match="bird"):
+        printer.face(np.random.default_rng(0), "1s", printer.style(np.random.default_rng(0)))
+
+
+def test_prints_vary_between_sets(printer: FacePrinter):
+    rng = np.random.default_rng(3)
+    looks = [printer.face(rng, "8p", printer.style(rng)) for _ in range(6)]
+    assert len({look.tobytes() for look in looks}) == 6
+
+
+def test_texture_lays_the_print_on_the_face_colour():
+    rgba = np.zeros((FACE_H, FACE_W, 4), np.uint8)
+    rgba[100:200, 80:160] = (200, 30, 30, 255)
+    tex = to_texture(rgba, np.array([240.0, 235, 220]), (120, 160))
+    assert tex.shape == (160, 120, 3)
+    assert tuple(tex[5, 5]) == (240, 235, 220)
+    assert tuple(tex[75, 60]) == (200, 30, 30)
+
+
+def test_printed_sets_in_scenes_take_their_share(printer: FacePrinter):
+    """``printed_faces`` is the share of sets printed from fonts; every tile of such a set (but the bird of the
+    one of bamboo) comes from its print."""
+    from tests.vision.test_training import small_pool
+
+    art = small_pool().art
+    pool = synth.FacePool(art, [], printer=printer, printed_faces=0.4)
+    rng = np.random.default_rng(4)
+    kinds = [pool.tile_set(rng).faces for _ in range(400)]
+    assert abs(kinds.count("printed") / 400 - 0.4) < 0.07
+    tile_set = pool.tile_set(rng, "printed")
+    assert tile_set.print_style is not None
+    face = pool.face(rng, CLASS_INDEX["7p"], tile_set)
+    assert face.texture.shape == (synth.TEX_H, synth.TEX_W, 3) and face.oriented
+    assert pool.face(rng, CLASS_INDEX["1s"], tile_set).class_id == CLASS_INDEX["1s"]
+    assert synth.FacePool(art, [], printed_faces=0.4).printed_faces == 0.0  # no printer, no printed sets

@@ -236,7 +236,9 @@ def test_top_down_camera_sees_a_flat_tile_upright():
 def _standing_row(rng, pool, tile_set, size):
     """A layout of five standing tiles, faces towards azimuth 0."""
     w, h = size
-    return [synth._tile(rng, pool, tile_set, CLASS_INDEX["3m"], (k * (w + 0.02), 0.0), 0.0, "standing") for k in range(5)]
+    return [
+        synth._tile(rng, pool, tile_set, CLASS_INDEX["3m"], (k * (w + 0.02), 0.0), 0.0, "standing") for k in range(5)
+    ]
 
 
 @pytest.mark.parametrize(("azimuth", "expected"), [(0.0, "3m"), (math.pi, "back")])

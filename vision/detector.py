@@ -8,10 +8,9 @@ Two networks, in ``models/`` beside their description ``model.json``:
    read again rescaled to give them the usual ones, and where they are small, the region holding them is read
    again enlarged;
 2. the classifier reads each tile cut from the photo at its own resolution (so a 12-megapixel photo gives
-   sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box),
-   says how the face is turned (0, 90, 180 or 270 degrees clockwise) and where the tile lies in the crop, which
-   puts right a detector's box on part of a tile (a tile whose box moves is read again in its new box); a tile
-   it reads unsure is read a second time turned half round.
+   sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
+   and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
+   second time turned half round.
 
 ``TileModel(model_dir).detect(rgb)`` gives a ``Detections``. Nothing here imports torch.
 """
@@ -61,12 +60,6 @@ ZOOM_MARGIN = 1.5
 ZOOM_MAX_INPUT = 640
 #: A tile of the zoomed reading boxed like one of the first (IoU at least this) keeps the first one's reading.
 SAME_BOX_IOU = 0.85
-#: A tile whose box the classifier moves (IoU of the new box with the detector's under this) is read again in its
-#: new box (``TileModel.refine``).
-REREAD_BELOW = 0.8
-#: A box the classifier puts further off (IoU with the detector's under this, or less than 2 pixels wide) is not
-#: believed: it was trained on windows overlapping their tile by IoU 0.35 or more.
-MIN_PLACED_IOU = 0.25
 #: The smallest side of the detector input: a rescaled picture thinner than this lies on a grey canvas (the
 #: grey of the training windows' margins).
 MIN_INPUT = 128
@@ -101,15 +94,6 @@ def _multiple(value: float, step: int) -> int:
     return max(step, int(round(value / step)) * step)
 
 
-def crop_windows(boxes: np.ndarray, margin: float) -> np.ndarray:
-    """The pixel windows (N, 4) int, xyxy, that ``crop_tiles`` cuts for ``boxes`` with ``margin``."""
-    b = np.asarray(boxes, np.float64).reshape(-1, 4)
-    bw, bh = np.maximum(b[:, 2] - b[:, 0], 1.0), np.maximum(b[:, 3] - b[:, 1], 1.0)
-    lo = np.floor(b[:, :2] - margin * np.stack([bw, bh], 1))
-    hi = np.ceil(b[:, 2:] + margin * np.stack([bw, bh], 1))
-    return np.concatenate([lo, hi], 1).astype(np.int64)
-
-
 def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = 64, margin: float = 0.1) -> np.ndarray:
     """Each box of ``image`` with ``margin`` (a fraction of its width and height) added on every side, resized
     to ``size`` x ``size`` (not keeping proportions), as float32 (N, 3, size, size) in 0..255.
@@ -118,7 +102,10 @@ def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = 64, margin: flo
     """
     out = np.empty((len(boxes), size, size, 3), np.uint8)
     h, w = image.shape[:2]
-    for i, (ax1, ay1, ax2, ay2) in enumerate(crop_windows(boxes, margin).tolist()):
+    for i, (x1, y1, x2, y2) in enumerate(np.asarray(boxes, np.float64)):
+        bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+        ax1, ay1 = int(np.floor(x1 - margin * bw)), int(np.floor(y1 - margin * bh))
+        ax2, ay2 = int(np.ceil(x2 + margin * bw)), int(np.ceil(y2 + margin * bh))
         cx1, cy1, cx2, cy2 = max(ax1, 0), max(ay1, 0), min(ax2, w), min(ay2, h)
         if cx2 - cx1 < 1 or cy2 - cy1 < 1:
             out[i] = 0
@@ -129,25 +116,6 @@ def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = 64, margin: flo
         shrink = crop.shape[0] > size and crop.shape[1] > size
         out[i] = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
     return out.transpose(0, 3, 1, 2).astype(np.float32)
-
-
-def from_crop(boxes: np.ndarray, placed: np.ndarray, margin: float, size: tuple[int, int]) -> np.ndarray:
-    """Boxes given as fractions of the crops of ``boxes`` (``placed``, N x 4, as the classifier's box output) in
-    picture pixels, clipped to a picture of ``size`` (height, width)."""
-    win = crop_windows(boxes, margin).astype(np.float64)
-    span = np.tile(win[:, 2:] - win[:, :2], 2)
-    out = np.tile(win[:, :2], 2) + np.asarray(placed, np.float64).reshape(-1, 4) * span
-    h, w = size
-    return np.clip(out, 0, [w, h, w, h]).astype(np.float32)
-
-
-def paired_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of each box of ``a`` with the box of ``b`` in the same place (both N x 4, xyxy)."""
-    a = np.asarray(a, np.float64).reshape(-1, 4)
-    b = np.asarray(b, np.float64).reshape(-1, 4)
-    inter = np.prod(np.clip(np.minimum(a[:, 2:], b[:, 2:]) - np.maximum(a[:, :2], b[:, :2]), 0, None), axis=1)
-    union = np.prod(a[:, 2:] - a[:, :2], axis=1) + np.prod(b[:, 2:] - b[:, :2], axis=1) - inter
-    return inter / np.maximum(union, 1e-9)
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -230,8 +198,6 @@ class TileModel:
         self.batch = int(cls.get("batch", 32))
         self._detector = self._session(self.model_dir / det["file"])
         self._classifier = self._session(self.model_dir / cls["file"])
-        # classifiers before the box head (model version 20261203 and older) leave the detector's boxes as they are
-        self.places = len(self._classifier.get_outputs()) > 2
 
     @staticmethod
     def describe(model_dir: Path | None = None) -> dict[str, Any]:
@@ -366,58 +332,27 @@ class TileModel:
         A tile read with less than ``SECOND_LOOK_BELOW`` for its likeliest class is read a second time
         turned half round, and the two readings are averaged (the turn taken back).
         """
-        classes, turns, _ = self._read(image, boxes)
-        return classes, turns
-
-    def refine(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The tiles in ``boxes`` (xyxy, pixels of ``image``) read by the classifier: their boxes where the
-        classifier places them, their class probabilities and their orientation probabilities (as ``classify``).
-        A tile whose box moves (IoU with its first box under ``REREAD_BELOW``: the detector boxed part of it) is
-        read again in its new box. A classifier without the box output leaves the boxes as they are."""
-        classes, turns, placed = self._read(image, boxes)
-        if placed is None:
-            return np.asarray(boxes, np.float32), classes, turns
-        overlap = paired_iou(placed, boxes)
-        sides = placed[:, 2:] - placed[:, :2]
-        implausible = (overlap < MIN_PLACED_IOU) | (sides.min(axis=1, initial=np.inf) < 2)
-        placed[implausible], overlap[implausible] = boxes[implausible], 1.0
-        moved = np.nonzero(overlap < REREAD_BELOW)[0]
-        if len(moved):
-            classes[moved], turns[moved], again = self._read(image, placed[moved])
-            placed[moved] = again
-        return placed, classes, turns
-
-    def _read(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """Classes and turns as ``classify`` gives them, and the boxes where the classifier places the tiles
-        (picture pixels; None for a classifier without the box output)."""
         _check_image(image)
         crops = crop_tiles(image, boxes, self.crop_size, self.margin)
-        classes, turns, where = self._classify_crops(crops)
+        classes, turns = self._classify_crops(crops)
         unsure = np.nonzero(classes[:, : len(CLASSES)].max(axis=1, initial=0.0) < SECOND_LOOK_BELOW)[0]
         if len(unsure):
-            again, again_turns, again_where = self._classify_crops(np.ascontiguousarray(crops[unsure, :, ::-1, ::-1]))
+            again, again_turns = self._classify_crops(np.ascontiguousarray(crops[unsure, :, ::-1, ::-1]))
             classes[unsure] = (classes[unsure] + again) / 2
             turns[unsure] = (turns[unsure] + again_turns[:, [2, 3, 0, 1]]) / 2
-            if where is not None:  # the box read in the turned crop, turned back
-                where[unsure] = (where[unsure] + 1.0 - again_where[:, [2, 3, 0, 1]]) / 2
-        placed = None if where is None else from_crop(boxes, where, self.margin, image.shape[:2])
-        return classes, turns, placed
+        return classes, turns
 
-    def _classify_crops(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """The classifier's outputs for crops (N, 3, size, size), in batches: classes, turns, and the tiles'
-        boxes as fractions of the crops (None for a classifier without the box output)."""
+    def _classify_crops(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's two outputs for crops (N, 3, size, size), in batches."""
         n = len(crops)
         classes = np.zeros((n, len(CLASSES) + 1), np.float32)
         turns = np.zeros((n, 4), np.float32)
-        where = np.zeros((n, 4), np.float32) if self.places else None
         name = self._classifier.get_inputs()[0].name
         for start in range(0, n, self.batch):
-            outputs = self._classifier.run(None, {name: crops[start : start + self.batch]})
-            stop = start + len(outputs[0])
-            classes[start:stop], turns[start:stop] = outputs[0], outputs[1]
-            if where is not None:
-                where[start:stop] = outputs[2]
-        return classes, turns, where
+            c, o = self._classifier.run(None, {name: crops[start : start + self.batch]})
+            classes[start : start + len(c)] = c
+            turns[start : start + len(c)] = o
+        return classes, turns
 
     def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:
         """Every tile in an RGB uint8 picture (H, W, 3) of any size, in its pixels.
@@ -454,9 +389,9 @@ class TileModel:
                 overlap = box_iou(boxes, known[0])
                 same = overlap.max(axis=1) >= SAME_BOX_IOU
                 twin = overlap.argmax(axis=1)[same]
-                boxes[same], probs[same], turns[same] = known[0][twin], known[1][twin], known[2][twin]
+                probs[same], turns[same] = known[1][twin], known[2][twin]
                 new = ~same
-            boxes[new], probs[new], turns[new] = self.refine(image, boxes[new])
+            probs[new], turns[new] = self.classify(image, boxes[new])
             spent["detect"] += (t1 - t0) * 1000.0
             spent["classify"] += (time.perf_counter() - t1) * 1000.0
             return (boxes, probs, turns), self._readings(boxes, det_scores, probs, turns), hints
@@ -480,16 +415,10 @@ class TileModel:
         return best.subset(best.scores >= self.min_score)
 
     def _readings(self, boxes: np.ndarray, det_scores: np.ndarray, probs: np.ndarray, turns: np.ndarray) -> Detections:
-        """The tiles of one reading, best first: "not a tile" left out, and of two boxes on one tile (boxes on
-        two parts of a tile that the classifier put in the same place) the better kept."""
         tile_probs = probs[:, : len(CLASSES)]
         keep = probs[:, len(CLASSES)] < self.reject
         class_ids = tile_probs.argmax(axis=1)
         scores = det_scores * tile_probs[np.arange(len(class_ids)), class_ids]
-        if self.places and keep.sum() > 1:
-            kept = np.nonzero(keep)[0]
-            keep[:] = False
-            keep[kept[nms(boxes[kept], scores[kept], self.nms_iou)]] = True
         orientation = turns.argmax(axis=1) * 90
         back = class_ids == CLASSES.index("back")
         sideways = (turns[:, 1] + turns[:, 3]) > 0.5

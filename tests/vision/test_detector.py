@@ -30,10 +30,8 @@ from vision.detector import (
     box_iou,
     crop_tiles,
     decode_heatmap,
-    from_crop,
     local_peaks,
     nms,
-    paired_iou,
 )
 from vision.evaluate import read_classes, read_yolo_labels
 from vision.types import CLASS_INDEX, CLASSES, Detections
@@ -289,15 +287,15 @@ def test_reads_the_tiles_of_a_synthetic_hand(model: TileModel):
 
 def test_tiles_scoring_under_the_floor_are_left_out(model: TileModel, monkeypatch: pytest.MonkeyPatch):
     image, _, codes = _fixture("riichi_hand")
-    read = model._read
+    read = model.classify
 
-    def every_second_tile_unreadable(picture: np.ndarray, boxes: np.ndarray) -> tuple:
-        probs, turns, placed = read(picture, boxes)
+    def every_second_tile_unreadable(picture: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        probs, turns = read(picture, boxes)
         probs[::2] = 1 / probs.shape[1]  # no class likelier than another, "not a tile" included
-        return probs, turns, placed
+        return probs, turns
 
     assert len(model.detect(image)) >= 0.9 * len(codes)
-    monkeypatch.setattr(model, "_read", every_second_tile_unreadable)
+    monkeypatch.setattr(model, "classify", every_second_tile_unreadable)
     found = model.detect(image)
     assert 0.3 * len(codes) <= len(found) <= 0.6 * len(codes)
     assert found.scores.min() >= model.min_score > 0
@@ -307,8 +305,8 @@ def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel)
     image, boxes, _ = _fixture("riichi_hand")
     blurred = cv2.GaussianBlur(image, (0, 0), 3)  # a blurred photo: some tiles read unsure
     crops = crop_tiles(blurred, boxes, model.crop_size, model.margin)
-    first, first_turns, _ = model._classify_crops(crops)
-    again, again_turns, _ = model._classify_crops(np.ascontiguousarray(crops[:, :, ::-1, ::-1]))
+    first, first_turns = model._classify_crops(crops)
+    again, again_turns = model._classify_crops(np.ascontiguousarray(crops[:, :, ::-1, ::-1]))
     unsure = first[:, : len(CLASSES)].max(axis=1) < SECOND_LOOK_BELOW
     assert unsure.any() and not unsure.all()
     classes, turns = model.classify(blurred, boxes)
@@ -339,83 +337,3 @@ def test_a_turned_photo_turns_the_face_orientation(model: TileModel):
     after = np.bincount(turned.orientation // 90, minlength=4).argmax()
     assert after == (before + 1) % 4
     assert turned.rotated.mean() > 0.5 or upright.rotated.mean() > 0.5
-
-
-# ------------------------------------------------------------------ the classifier's box: a tile put in place
-
-TILE = np.array([60, 60, 100, 120], np.float32)  # a white tile on a black table
-
-
-def _table_with_a_tile() -> np.ndarray:
-    image = np.zeros((200, 200, 3), np.uint8)
-    x1, y1, x2, y2 = TILE.astype(int)
-    image[y1:y2, x1:x2] = 255
-    return image
-
-
-def _placer(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A stand-in classifier that reads every tile unsure (so each is read again turned half round) and places
-    it on the white square of its crop."""
-    n, size = len(crops), crops.shape[-1]
-    classes = np.full((n, len(CLASSES) + 1), 1 / (len(CLASSES) + 1), np.float32)
-    where = []
-    for crop in crops:
-        ys, xs = np.nonzero(crop.mean(axis=0) > 128)
-        where.append([xs.min() / size, ys.min() / size, (xs.max() + 1) / size, (ys.max() + 1) / size])
-    return classes, np.full((n, 4), 0.25, np.float32), np.array(where, np.float32)
-
-
-def test_a_box_given_as_fractions_of_its_crop_comes_back_in_picture_pixels():
-    boxes = np.array([[10.3, 20.7, 50.2, 80.9], [0, 0, 30, 40]], np.float32)
-    edge = 0.1 / 1.2  # the box itself, inside its crop of margin 0.1
-    back = from_crop(boxes, np.array([[edge, edge, 1 - edge, 1 - edge]] * 2), 0.1, (100, 100))
-    np.testing.assert_allclose(back, boxes, atol=1.0)
-    assert paired_iou(back, boxes).min() > 0.95
-    np.testing.assert_allclose(paired_iou(boxes, boxes[::-1]), [paired_iou(boxes[:1], boxes[1:])[0]] * 2)
-
-
-def test_the_classifier_puts_an_offset_box_on_its_tile(model: TileModel, monkeypatch: pytest.MonkeyPatch):
-    """A detector's box off its tile (IoU 0.6) is moved onto the tile where the classifier places it, read again
-    there; the crop read turned half round places it the same once turned back."""
-    monkeypatch.setattr(model, "places", True)
-    monkeypatch.setattr(model, "_classify_crops", _placer)
-    offset = np.array([[68, 72, 108, 130]], np.float32)
-    assert paired_iou(offset, TILE[None])[0] < 0.7
-    placed, classes, turns = model.refine(_table_with_a_tile(), offset)
-    np.testing.assert_allclose(placed[0], TILE, atol=1.5)
-    assert classes.shape == (1, len(CLASSES) + 1) and turns.shape == (1, 4)
-
-
-def test_a_placement_far_off_its_box_is_not_believed(model: TileModel, monkeypatch: pytest.MonkeyPatch):
-    def far(crops: np.ndarray) -> tuple:
-        classes, turns, _ = _placer(crops)
-        return classes, turns, np.tile(np.array([[0.9, 0.9, 0.98, 0.97]], np.float32), (len(crops), 1))
-
-    monkeypatch.setattr(model, "places", True)
-    monkeypatch.setattr(model, "_classify_crops", far)
-    box = np.array([[58, 62, 99, 118]], np.float32)
-    placed, _, _ = model.refine(_table_with_a_tile(), box)
-    np.testing.assert_array_equal(placed, box)
-
-
-def test_two_boxes_on_parts_of_one_tile_become_one_tile(model: TileModel, monkeypatch: pytest.MonkeyPatch):
-    """The detector boxes the two halves of a tile; the classifier places both on the whole tile, and the
-    reading keeps one of them."""
-    halves = np.array([[60, 60, 80, 120], [80, 60, 100, 120]], np.float32)
-    monkeypatch.setattr(model, "find", lambda picture, shape, threshold: (halves.copy(), np.array([0.9, 0.8])))
-
-    def read(image: np.ndarray, boxes: np.ndarray) -> tuple:
-        probs = np.zeros((len(boxes), len(CLASSES) + 1), np.float32)
-        probs[:, CLASS_INDEX["4p"]] = 1.0
-        placed = np.tile(TILE, (len(boxes), 1)) if model.places else None
-        return probs, np.tile([1.0, 0, 0, 0], (len(boxes), 1)).astype(np.float32), placed
-
-    monkeypatch.setattr(model, "_read", read)
-    image = _table_with_a_tile()
-    monkeypatch.setattr(model, "places", False)
-    unplaced = model.detect(image)  # a classifier without the box output leaves both halves
-    assert len(unplaced) == 2 and paired_iou(np.sort(unplaced.boxes, axis=0), halves).min() > 0.99
-    monkeypatch.setattr(model, "places", True)
-    found = model.detect(image)
-    assert len(found) == 1 and found.codes == ["4p"]
-    np.testing.assert_allclose(found.boxes[0], TILE)

@@ -28,26 +28,15 @@ from vision.types import CLASS_INDEX, CLASSES
 #: Class index of "not a tile" (after the 46 tile classes).
 NONE_ID = len(CLASSES)
 NUM_OUTPUTS = len(CLASSES) + 1
-#: Margin of the stored crops and of the runtime crops (fraction of the box's width and height per side). The
-#: stored margin leaves room for windows moved far off their tile (``FAR_WINDOWS``).
-BANK_MARGIN = 0.5
+#: Margin of the stored crops and of the runtime crops (fraction of the box's width and height per side).
+BANK_MARGIN = 0.25
 RUNTIME_MARGIN = 0.1
-#: Side of the stored crops: the labelled box fills 128 / 2 = 64 pixels, about what the runtime's 64-pixel
+#: Side of the stored crops: the labelled box fills 96 / 1.5 = 64 pixels, about what the runtime's 64-pixel
 #: crops give it (64 / 1.2), so the classifier learns on crops as sharp as the ones it reads.
-BANK_SIZE = 128
+BANK_SIZE = 96
 #: Changes with the crops or their augmentation: part of the classifier stage's key (``--resume``).
-#: 2: stored crops of 96 pixels (were 72), ink colour swaps. 3: the box head (where the tile lies in the crop),
-#: windows moved far off their tile, stored crops of 128 pixels with a margin of half a tile.
-RECIPE_VERSION = 3
-#: Share of the training windows moved far off their tile (each side by a normal of ``FAR_JITTER`` of the tile,
-#: still overlapping it by IoU ``FAR_MIN_IOU`` or more), as a detector's box on part of a tile is: the box head
-#: learns to put them right, the class head to read them. The others move by ``NEAR_JITTER``.
-FAR_WINDOWS = 0.3
-FAR_JITTER = 0.2
-FAR_MIN_IOU = 0.35
-NEAR_JITTER = 0.06
-#: Weight of the box loss (L1 on the sides as fractions of the crop) beside the class loss.
-BOX_WEIGHT = 2.0
+#: 2: stored crops of 96 pixels (were 72), ink colour swaps.
+RECIPE_VERSION = 2
 #: Share of the crops (not the fives, whose red ink is their class) whose ink changes colour (``_swap_ink``).
 INK_SWAP = 0.2
 FIVES = {CLASS_INDEX[c] for c in ("5m", "5p", "5s", "0m", "0p", "0s")}
@@ -126,17 +115,15 @@ def bank_from_image(
     return CropBank(crops, np.array(ids, np.int64), np.array(orient, np.int64), sources)
 
 
-def augment(
-    rng: np.random.Generator, stored: np.ndarray, orientation: int, class_id: int
-) -> tuple[np.ndarray, int, np.ndarray]:
+def augment(rng: np.random.Generator, stored: np.ndarray, orientation: int, class_id: int) -> tuple[np.ndarray, int]:
     """A CROP x CROP training crop from a stored crop: the window moved and resized as a detector's box
-    would be (sometimes far off the tile, ``FAR_WINDOWS``), tilted a little, turned by quarter turns (the
-    orientation label turns with it), coloured, blurred, noised. Returns (crop (CROP, CROP, 3) uint8,
-    orientation or -1, the labelled box in the crop: x1, y1, x2, y2 as fractions of its side)."""
+    would be, tilted a little, turned by quarter turns (the orientation label turns with it), coloured,
+    blurred, noised. Returns (crop (CROP, CROP, 3) uint8, orientation or -1)."""
     s = BANK_SIZE
     inner = s / (1 + 2 * BANK_MARGIN)  # the labelled box's side in the stored crop
-    lo, hi = (s - inner) / 2, (s + inner) / 2
-    x1, y1, x2, y2 = _window(rng, lo, hi)
+    jitter = rng.normal(0, 0.06, 4) * inner
+    x1, y1 = (s - inner) / 2 + jitter[0], (s - inner) / 2 + jitter[1]
+    x2, y2 = (s + inner) / 2 + jitter[2], (s + inner) / 2 + jitter[3]
     margin = RUNTIME_MARGIN * rng.uniform(0.6, 1.4)
     wx, wy = (x2 - x1) * (1 + 2 * margin), (y2 - y1) * (1 + 2 * margin)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
@@ -147,10 +134,6 @@ def augment(
     a = np.diag([wx / CROP, wy / CROP]) @ np.array([[c, si], [-si, c]])
     offset = np.array([cx, cy]) - a @ np.array([CROP / 2, CROP / 2])
     matrix = np.concatenate([a, offset[:, None]], axis=1)
-    # the labelled box's corners in the output crop (the inverse of the map above), bounded
-    corners = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]]) - offset
-    seen = corners @ np.linalg.inv(a).T
-    box = np.concatenate([seen.min(0), seen.max(0)]) / CROP
     out = cv2.warpAffine(
         stored, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REFLECT
     )
@@ -166,21 +149,7 @@ def augment(
     if rng.random() < 0.25:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
         out = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
-    return out, (orientation + turns) % 4 if orientation >= 0 else -1, box.astype(np.float32)
-
-
-def _window(rng: np.random.Generator, lo: float, hi: float) -> tuple[float, float, float, float]:
-    """A detector-like window (x1, y1, x2, y2) on the labelled box ``lo..hi`` (both axes) of a stored crop: near
-    it, or with ``FAR_WINDOWS`` odds moved far off it but overlapping it by ``FAR_MIN_IOU``."""
-    side = hi - lo
-    truth = np.array([[lo, lo, hi, hi]])
-    if rng.random() < FAR_WINDOWS:
-        for _ in range(8):
-            x1, y1, x2, y2 = np.array([lo, lo, hi, hi]) + rng.normal(0, FAR_JITTER, 4) * side
-            if min(x2 - x1, y2 - y1) > 0.3 * side and box_iou(np.array([[x1, y1, x2, y2]]), truth)[0, 0] >= FAR_MIN_IOU:
-                return float(x1), float(y1), float(x2), float(y2)
-    x1, y1, x2, y2 = np.array([lo, lo, hi, hi]) + rng.normal(0, NEAR_JITTER, 4) * side
-    return float(x1), float(y1), float(x2), float(y2)
+    return out, (orientation + turns) % 4 if orientation >= 0 else -1
 
 
 def _colour(rng: np.random.Generator, image: np.ndarray, class_id: int) -> np.ndarray:
@@ -225,16 +194,14 @@ def _swap_ink(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 def make_batch(
     rng: np.random.Generator, bank: CropBank, weights: np.ndarray, batch: int
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Images (B, 3, CROP, CROP), class targets (B,), orientation targets (B, 4; all zero = unknown) and box
-    targets (B, 4; meaningless for "not a tile")."""
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Images (B, 3, CROP, CROP), class targets (B,) and orientation targets (B, 4; all zero = unknown)."""
     idx = rng.choice(len(bank), size=batch, p=weights)
     images = np.empty((batch, CROP, CROP, 3), np.uint8)
     classes = bank.class_ids[idx]
     orient = np.zeros((batch, 4), np.float32)
-    boxes = np.zeros((batch, 4), np.float32)
     for k, i in enumerate(idx):
-        images[k], o, boxes[k] = augment(rng, bank.crops[i], int(bank.orientation[i]), int(classes[k]))
+        images[k], o = augment(rng, bank.crops[i], int(bank.orientation[i]), int(classes[k]))
         if o >= 0:
             if classes[k] == CLASS_INDEX["back"]:
                 orient[k, o] = orient[k, (o + 2) % 4] = 0.5
@@ -244,7 +211,6 @@ def make_batch(
         torch.from_numpy(images.transpose(0, 3, 1, 2).astype(np.float32)),
         torch.from_numpy(classes),
         torch.from_numpy(orient),
-        torch.from_numpy(boxes),
     )
 
 
@@ -279,10 +245,10 @@ def train_classifier(
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     net.train()
     for step in range(steps):
-        images, classes, orient, boxes = make_batch(rng, bank, weights, batch)
+        images, classes, orient = make_batch(rng, bank, weights, batch)
         with autocast(bf16):
-            class_logits, orient_logits, box = net(images)
-        class_logits, orient_logits, box = class_logits.float(), orient_logits.float(), box.float()
+            class_logits, orient_logits = net(images)
+        class_logits, orient_logits = class_logits.float(), orient_logits.float()
         loss_cls = F.cross_entropy(class_logits, classes, label_smoothing=0.05)
         known = orient.sum(1) > 0
         if known.any():
@@ -290,26 +256,20 @@ def train_classifier(
             loss_orient = -(orient[known] * log_p).sum(1).mean()
         else:
             loss_orient = orient_logits.sum() * 0
-        tiles = classes != NONE_ID
-        loss_box = F.l1_loss(box[tiles], boxes[tiles]) if tiles.any() else box.sum() * 0
-        loss = loss_cls + 0.5 * loss_orient + BOX_WEIGHT * loss_box
+        loss = loss_cls + 0.5 * loss_orient
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         sched.step()
         if progress is not None:
-            progress(step, {"class": loss_cls.item(), "turn": loss_orient.item(), "box": loss_box.item()})
+            progress(step, {"class": loss_cls.item(), "turn": loss_orient.item()})
     net.eval()
     return net
 
 
 def evaluate_bank(net: TileClassifier, bank: CropBank, batch: int = 256) -> dict[str, float]:
-    """Class accuracy, orientation accuracy (where known, face-up tiles) and the mean IoU of the box head's box
-    with the tile's (tiles only) on centred crops of a bank."""
+    """Class accuracy and orientation accuracy (where known, face-up tiles) on centred crops of a bank."""
     correct = total = o_correct = o_total = 0
-    ious: list[np.ndarray] = []
-    edge = RUNTIME_MARGIN / (1 + 2 * RUNTIME_MARGIN)
-    truth = np.array([[edge, edge, 1 - edge, 1 - edge]])
     inner = BANK_SIZE / (1 + 2 * BANK_MARGIN)
     window = inner * (1 + 2 * RUNTIME_MARGIN)
     lo = (BANK_SIZE - window) / 2
@@ -318,18 +278,12 @@ def evaluate_bank(net: TileClassifier, bank: CropBank, batch: int = 256) -> dict
         box = np.array([[lo, lo, lo + window, lo + window]] * len(crops), np.float32)
         images = np.stack([crop_tiles(c, box[:1], CROP, 0.0)[0] for c in crops])
         with torch.no_grad():
-            c, o, where = net(torch.from_numpy(images))
+            c, o = net(torch.from_numpy(images))
         ids = bank.class_ids[start : start + batch]
-        ious.append(box_iou(where.numpy()[ids != NONE_ID], truth)[:, 0])
         correct += int((c.argmax(1).numpy() == ids).sum())
         total += len(ids)
         orient = bank.orientation[start : start + batch]
         known = (orient >= 0) & (ids != CLASS_INDEX["back"]) & (ids != NONE_ID)
         o_correct += int((o.argmax(1).numpy()[known] == orient[known]).sum())
         o_total += int(known.sum())
-    overlap = np.concatenate(ious) if ious else np.zeros(0)
-    return {
-        "accuracy": correct / max(total, 1),
-        "orientation_accuracy": o_correct / max(o_total, 1),
-        "box_iou": float(overlap.mean()) if len(overlap) else 0.0,
-    }
+    return {"accuracy": correct / max(total, 1), "orientation_accuracy": o_correct / max(o_total, 1)}

@@ -151,8 +151,8 @@ def export_models(
         cls_path,
         {
             "input": "crops",
-            "outputs": ["classes", "orientation", "box"],
-            "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}, "box": {0: "n"}},
+            "outputs": ["classes", "orientation"],
+            "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
         },
     )
     import cv2

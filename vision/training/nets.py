@@ -5,8 +5,7 @@ to stride 8) that marks every tile's centre in a heatmap and, at each cell, the 
 four sides of the tile's box. It takes a uint8-range RGB picture (N, 3, H, W) and normalises inside.
 
 ``TileClassifier``: reads one tile cut from the photo (N, 3, 64, 64), gives logits over the 46 tile classes
-plus "not a tile", logits over the four face orientations (quarter turns clockwise), and where the tile's box
-lies in the crop (its sides as fractions of the crop: a detector's box that covers part of a tile is put right).
+plus "not a tile", and logits over the four face orientations (quarter turns clockwise).
 """
 
 from __future__ import annotations
@@ -95,8 +94,7 @@ class DetectorExport(nn.Module):
 
 
 class TileClassifier(nn.Module):
-    """Class logits (N, classes), orientation logits (N, 4) and the tile's box in the crop (N, 4: x1, y1, x2, y2
-    as fractions of the crop's side, beyond 0..1 where the tile runs out of it) for tile crops (N, 3, 64, 64)."""
+    """Class logits (N, classes) and orientation logits (N, 4) for tile crops (N, 3, 64, 64)."""
 
     def __init__(self, classes: int, widths: tuple[int, ...] = (32, 64, 128, 192)) -> None:
         super().__init__()
@@ -117,20 +115,19 @@ class TileClassifier(nn.Module):
         self.drop = nn.Dropout(0.2)
         self.classes = nn.Linear(c[3], classes)
         self.orientation = nn.Linear(c[3], 4)
-        self.box = nn.Linear(c[3], 4)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.drop(self.features(self.norm(x)))
-        return self.classes(f), self.orientation(f), self.box(f)
+        return self.classes(f), self.orientation(f)
 
 
 class ClassifierExport(nn.Module):
-    """The classifier as exported: class and orientation probabilities, and the tile's box in the crop."""
+    """The classifier as exported: class and orientation probabilities."""
 
     def __init__(self, net: TileClassifier) -> None:
         super().__init__()
         self.net = net
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        classes, orientation, box = self.net(x)
-        return torch.softmax(classes, dim=1), torch.softmax(orientation, dim=1), box
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        classes, orientation = self.net(x)
+        return torch.softmax(classes, dim=1), torch.softmax(orientation, dim=1)

@@ -257,7 +257,8 @@ def test_a_standing_row_seen_from_behind_shows_its_backs(
 
 def test_a_sets_back_never_looks_like_its_face():
     """A face-down tile must not pass for a blank white dragon: the back of a set (plain or from the art, whose
-    dark set has a back as black as its face) differs from the face colour by ``MIN_BACK_CONTRAST``."""
+    dark set has a back as black as its face) differs from the face colour by ``MIN_BACK_CONTRAST`` and is
+    coloured (``MIN_BACK_SATURATION``), where faces are white, ivory or black."""
     dark_art = ArtSet("Black", _body((30, 30, 30)), _body((30, 30, 30)), {c: _face(c) for c in ART_CODES.values()})
     pool = synth.FacePool([dark_art, *small_pool().art], [], dark_faces=0.5)
     rng = np.random.default_rng(8)
@@ -265,6 +266,7 @@ def test_a_sets_back_never_looks_like_its_face():
         tile_set = pool.tile_set(rng, "art")
         back = tile_set.back_texture.reshape(-1, 3).mean(0)
         assert np.linalg.norm(back - tile_set.face_color) >= synth.MIN_BACK_CONTRAST * 0.75
+        assert synth._saturation(tile_set.back_texture) >= synth.MIN_BACK_SATURATION * 0.75
 
 
 def test_phone_scenes_see_standing_hands_from_in_front(pool: synth.FacePool):
@@ -272,3 +274,18 @@ def test_phone_scenes_see_standing_hands_from_in_front(pool: synth.FacePool):
     rng = np.random.default_rng(0)
     azimuths = [renderer._view(rng, standing=True)[1] for _ in range(300)]
     assert np.percentile(np.abs(azimuths), 99) < math.pi / 2
+
+
+def test_a_change_of_the_sets_hue_leaves_the_red_fives_red():
+    """Sets printed in other inks keep their red fives red (a red five in green read as a plain five)."""
+    face = np.zeros((800, 600, 4), np.uint8)
+    face[200:600, 150:450] = (200, 30, 35, 255)  # a red stroke
+    pool = synth.FacePool([ArtSet("Regular", _body((240, 240, 235)), _body((220, 120, 40)), {"0m": face})], [])
+    rgba, _ = pool.art_by_class[CLASS_INDEX["0m"]][0]
+    rng = np.random.default_rng(1)
+    tile_set = pool.tile_set(rng, "art")
+    tile_set.face_color = np.array([235.0, 232, 225])
+    tile_set.art_style.update(hue=60.0, sat=1.0, ink=None, weight=0)
+    for red_five, want_red in ((True, True), (False, False)):
+        centre = synth._print_art(rng, rgba, tile_set, red_five=red_five)[70:90, 50:70].reshape(-1, 3).mean(0)
+        assert (centre[0] > centre[1] + 100) == want_red

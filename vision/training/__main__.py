@@ -56,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, required=True, help="folder for the ONNX files and model.json")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--scenes", type=int, default=4000, help="synthetic scenes to render (default 4000)")
-    parser.add_argument("--det-steps", type=int, default=5000, help="detector batches of 16 (default 5000)")
-    parser.add_argument("--cls-steps", type=int, default=7000, help="classifier batches of 128 (default 7000)")
+    parser.add_argument("--det-steps", type=int, default=6000, help="detector batches of 16 (default 6000)")
+    parser.add_argument("--cls-steps", type=int, default=9000, help="classifier batches of 128 (default 9000)")
     parser.add_argument(
         "--dark-faces",
         type=_share,

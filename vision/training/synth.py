@@ -34,8 +34,10 @@ TEX_W, TEX_H = 120, 160
 #: 2: the white strokes of the dark art set are printed dark on a light face (they were white on white).
 #: 3 (whole-tile boxes) was tried and dropped. 4: a back the camera sees is labelled "back" whatever the tile's
 #: pose (the backs of a standing hand seen from behind were unlabelled), a set's back differs from its face
-#: (``MIN_BACK_CONTRAST``), and phone scenes see standing tiles from in front.
-RENDERER_VERSION = 4
+#: (``MIN_BACK_CONTRAST``), and phone scenes see standing tiles from in front. 5: backs are coloured
+#: (``MIN_BACK_SATURATION``; black and white bodies dropped), and a set's change of hue leaves the red of the red
+#: fives red (a red five in another ink was a plain five with a coloured numeral).
+RENDERER_VERSION = 5
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
@@ -48,6 +50,9 @@ MIN_VISIBLE_FRACTION = 0.55
 #: back (the same black as its face) on a dark-faced set, a face-down tile and a blank white dragon were the
 #: same picture.
 MIN_BACK_CONTRAST = 90.0
+#: The least mean saturation (HSV, 0-255) of a back: backs are coloured, faces white, ivory or black, so that a
+#: blank face (the art's white dragon) and a back differ in kind, not only in shade (renderer version 5).
+MIN_BACK_SATURATION = 80.0
 
 
 @dataclass
@@ -162,7 +167,7 @@ class FacePool:
             return Face(texture, cls, face.oriented)
         arts = self.art_by_class[cls]
         rgba, light_ink = arts[int(rng.integers(len(arts)))]
-        return Face(_print_art(rng, rgba, tile_set, light_ink), cls, True)
+        return Face(_print_art(rng, rgba, tile_set, light_ink, cls in RED_FIVE_IDS), cls, True)
 
     def tile_set(self, rng: np.random.Generator, faces: str | None = None) -> TileSet:
         """A random look for a set: face colour, body colours, back, and its print where ``faces`` (drawn at
@@ -185,8 +190,6 @@ class FacePool:
                 [230, 120, 30],
                 [200, 40, 40],
                 [230, 120, 160],
-                [30, 30, 30],
-                [230, 230, 225],
                 [20, 130, 140],
                 [120, 60, 160],
                 [90, 160, 60],
@@ -194,10 +197,16 @@ class FacePool:
             ],
             np.float64,
         )
-        # a set's back never looks like its face (a face-down tile must not pass for a blank white dragon)
+        # a set's back is coloured and never looks like its face (a face-down tile must not pass for a blank white
+        # dragon, nor the other way round, whatever the face's colour)
         bodies = [c for c in palette if np.linalg.norm(c - face_color) >= MIN_BACK_CONTRAST]
         body = np.clip(bodies[int(rng.integers(len(bodies)))] + rng.normal(0, 18, 3), 0, 255)
-        art_backs = [b for b in self.art_backs if np.linalg.norm(b.mean((0, 1)) - face_color) >= MIN_BACK_CONTRAST]
+        art_backs = [
+            b
+            for b in self.art_backs
+            if np.linalg.norm(b.mean((0, 1)) - face_color) >= MIN_BACK_CONTRAST
+            and _saturation(b) >= MIN_BACK_SATURATION
+        ]
         if art_backs and rng.random() < 0.35:
             back = art_backs[int(rng.integers(len(art_backs)))]
             if rng.random() < 0.5:
@@ -253,12 +262,14 @@ def _is_dark(front: np.ndarray) -> bool:
     return bool(opaque.any()) and float(front[..., :3][opaque].mean()) < 100
 
 
-def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet, light_ink: bool = False) -> np.ndarray:
+def _print_art(
+    rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet, light_ink: bool = False, red_five: bool = False
+) -> np.ndarray:
     """Print an art face on a face of the set's colour, in the set's ink colours and stroke weight.
 
     Plain strokes keep their contrast with the face: the dark strokes of a light set turn light on a dark face,
     and the white strokes of a dark set (``light_ink``: the numerals of the characters, winds, bamboo) turn
-    dark on a light one, where they would otherwise vanish."""
+    dark on a light one, where they would otherwise vanish. The red of a ``red_five`` keeps its hue."""
     style = tile_set.art_style
     face = np.empty((TEX_H, TEX_W, 3), np.float32)
     face[:] = tile_set.face_color
@@ -274,7 +285,8 @@ def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet, li
         a8 = cv2.dilate(a8, kernel) if style["weight"] > 0 else cv2.erode(a8, kernel)
         alpha = a8[..., None].astype(np.float32) / 255.0
     hsv = cv2.cvtColor(np.clip(rgb, 0, 255).astype(np.uint8), cv2.COLOR_RGB2HSV).astype(np.float32)
-    hsv[..., 0] = (hsv[..., 0] + style["hue"]) % 180
+    red = red_five & (hsv[..., 1] > 80) & ((hsv[..., 0] < 12) | (hsv[..., 0] > 165))
+    hsv[..., 0] = np.where(red, hsv[..., 0], (hsv[..., 0] + style["hue"]) % 180)
     hsv[..., 1] = np.clip(hsv[..., 1] * style["sat"], 0, 255)
     rgb = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
     if style["ink"] is not None:
@@ -293,6 +305,11 @@ def _print_art(rng: np.random.Generator, rgba: np.ndarray, tile_set: TileSet, li
     region = face[y0 : y0 + ah, x0 : x0 + aw]
     region[:] = region * (1 - alpha) + rgb * alpha
     return np.clip(face, 0, 255).astype(np.uint8)
+
+
+def _saturation(rgb: np.ndarray) -> float:
+    """Mean HSV saturation (0-255) of an RGB picture."""
+    return float(cv2.cvtColor(np.ascontiguousarray(rgb, np.uint8), cv2.COLOR_RGB2HSV)[..., 1].mean())
 
 
 def _restyle_photo(rng: np.random.Generator, texture: np.ndarray) -> np.ndarray:

@@ -289,3 +289,19 @@ def test_a_change_of_the_sets_hue_leaves_the_red_fives_red():
     for red_five, want_red in ((True, True), (False, False)):
         centre = synth._print_art(rng, rgba, tile_set, red_five=red_five)[70:90, 50:70].reshape(-1, 3).mean(0)
         assert (centre[0] > centre[1] + 100) == want_red
+
+
+def test_the_training_command_without_fonts_stops_naming_the_packages(tmp_path: Path, capsys):
+    """Printed sets need a CJK font: without one the command stops at once (before reading any photo) and says
+    what to install; ``--printed-faces 0`` trains without them."""
+    from vision.training.__main__ import TRAIN_PHONE_SCENES, TRAIN_PRINTED_FACES, build_parser, main
+
+    (tmp_path / "fonts").mkdir()
+    code = main(
+        ["--data", str(tmp_path / "no-data"), "--out", str(tmp_path / "out"), "--fonts", str(tmp_path / "fonts")]
+    )
+    assert code == 2 and "apt-get install fonts-noto-cjk" in capsys.readouterr().err
+    args = build_parser().parse_args(["--data", "d", "--out", "o"])
+    assert (args.printed_faces, args.phone_scenes) == (TRAIN_PRINTED_FACES, TRAIN_PHONE_SCENES)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--data", "d", "--out", "o", "--printed-faces", "2"])

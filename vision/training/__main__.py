@@ -117,13 +117,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
     try:
-        return _train(args, sys.argv[1:] if argv is None else argv)
+        # the fonts first: a missing font stops the run before the photos are read
+        printer = FacePrinter.from_folder(args.fonts) if args.printed_faces > 0 else None
+        return _train(args, sys.argv[1:] if argv is None else argv, printer)
     except (DataError, FontError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
-def _train(args: argparse.Namespace, argv: list[str]) -> int:
+def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | None) -> int:
     import torch
 
     from vision.training.classification import (
@@ -165,7 +167,6 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     photos = load_yolo_split(data / "hk-photos" / "train", data / "hk-photos" / "classes.json")
     crops = load_crops(data / "hk-crops")
     art = load_art(data)
-    printer = FacePrinter.from_folder(args.fonts) if args.printed_faces > 0 else None
     if printer is not None:
         print(f"printed sets: {len(printer.fonts)} fonts under {args.fonts}")
     pool = FacePool(

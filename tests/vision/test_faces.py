@@ -6,6 +6,7 @@ Chromium); without one they are skipped, saying so.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -115,3 +116,17 @@ def test_printed_sets_in_scenes_take_their_share(printer: FacePrinter):
     assert face.texture.shape == (synth.TEX_H, synth.TEX_W, 3) and face.oriented
     assert pool.face(rng, CLASS_INDEX["1s"], tile_set).class_id == CLASS_INDEX["1s"]
     assert synth.FacePool(art, [], printed_faces=0.4).printed_faces == 0.0  # no printer, no printed sets
+
+
+def test_indexed_sets_print_a_corner_index_and_keep_the_face_apart(printer: FacePrinter):
+    """Some sets carry a small index in the top left corner (the number, E S W N, letters for the dragons); the
+    rest of the face moves aside for it."""
+    rng = np.random.default_rng(5)
+    style = printer.style(rng)
+    plain = dataclasses.replace(style, index="")
+    indexed = dataclasses.replace(style, index="PFC")
+    for code in ("3m", "2p", "1z", "7z"):  # faces whose print leaves the corner bare
+        ink_plain = printer.face(rng, code, plain)[..., 3] > 128
+        ink_indexed = printer.face(rng, code, indexed)[..., 3] > 128
+        corner = (slice(0, int(FACE_H * 0.2)), slice(0, int(FACE_W * 0.22)))
+        assert ink_indexed[corner].mean() > ink_plain[corner].mean() + 0.02, code

@@ -5,7 +5,9 @@ those prints; sets it has never seen draw the same tiles in other hands. Here ea
 characters in one of the installed Chinese or Japanese fonts (brush, Song and sans styles), ``五`` or ``伍``,
 ``萬`` or ``万``, ``發`` or ``発``, its own inks, dots drawn as rings, flowers or plain discs in the usual
 arrangements of each number, bamboo sticks with their joints, a white dragon blank or framed, and flowers and
-seasons as their character with the numeral in a corner over a small drawn plant. The bird of the one of
+seasons as their character with the numeral in a corner over a small drawn plant; some sets add a small index in
+the top left corner, as sets sold in the West do (the number, ``E S W N`` for the winds, letters for the
+dragons). The bird of the one of
 bamboo is no font's glyph: sets printed here take it from the art or the real faces (``FacePool``).
 
 ``FacePrinter.from_folder(folder)`` finds the fonts (any ``.ttf``, ``.ttc`` or ``.otf`` below ``folder`` holding
@@ -30,8 +32,11 @@ DEFAULT_FONT_FOLDER = Path("/usr/share/fonts")
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 FLOWERS = "梅蘭菊竹春夏秋冬"
-#: Every glyph a font must hold to print a set (the alternatives ``伍 万 発`` are used where a font has them).
-REQUIRED = NUMERALS + "萬" + WINDS + "中發" + FLOWERS
+#: The share of printed sets with a small index in the top left corner of their faces.
+INDEXED = 0.35
+#: Every glyph a font must hold to print a set, corner indices included (the alternatives ``伍 万 発`` are used where a
+#: font has them).
+REQUIRED = NUMERALS + "萬" + WINDS + "中發" + FLOWERS + "123456789ESWNPFCGR"
 #: Centres of the dots of each number of the dots suit (fractions of the printed area), as sets arrange them.
 DOT_LAYOUTS: dict[int, list[tuple[float, float]]] = {
     1: [(0.5, 0.5)],
@@ -99,6 +104,7 @@ class PrintStyle:
     white_dragon: str  # "blank", "frame" or "double"
     frame_ink: tuple
     arabic_flowers: bool
+    index: str  # "" (no corner index) or the letters of the white, green and red dragons ("PFC" or "WGR")
     glyph_scale: float  # share of its box a character fills
     margin: float  # share of the face left around the print
     stroke: float  # line width of drawn shapes, in face pixels
@@ -157,6 +163,7 @@ class FacePrinter:
             white_dragon=str(rng.choice(["blank", "frame", "double"], p=[0.3, 0.4, 0.3])),
             frame_ink=_ink(rng, BLUE if rng.random() < 0.7 else BLACK),
             arabic_flowers=bool(rng.random() < 0.5),
+            index=str(rng.choice(["PFC", "WGR"])) if rng.random() < INDEXED else "",
             glyph_scale=float(rng.uniform(0.8, 1.0)),
             margin=float(rng.uniform(0.06, 0.16)),
             stroke=float(rng.uniform(0.8, 1.3)),
@@ -171,6 +178,17 @@ class FacePrinter:
         number, suit = code[0], code[1]
         red = number == "0"
         n = 5 if red else int(number)
+        if style.index and suit != "f":
+            x1, y1, x2, y2 = box
+            mark = str(n) if suit in "mps" else "ESWN"[n - 1] if n <= 4 else style.index[n - 5]
+            _glyph(
+                draw,
+                mark,
+                style.symbol_font,
+                (x1 - 0.04 * FACE_W, y1, x1 + 0.12 * FACE_W, y1 + 0.13 * FACE_H),
+                style.numeral_ink,
+            )
+            box = (x1 + 0.1 * FACE_W, y1 + 0.08 * FACE_H, x2, y2)
         if suit == "m":
             self._characters(draw, box, n, red, style)
         elif suit == "p":

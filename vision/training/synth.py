@@ -36,8 +36,9 @@ TEX_W, TEX_H = 120, 160
 #: pose (the backs of a standing hand seen from behind were unlabelled), a set's back differs from its face
 #: (``MIN_BACK_CONTRAST``), and phone scenes see standing tiles from in front. 5: backs are coloured
 #: (``MIN_BACK_SATURATION``; black and white bodies dropped), and a set's change of hue leaves the red of the red
-#: fives red (a red five in another ink was a plain five with a coloured numeral).
-RENDERER_VERSION = 5
+#: fives red (a red five in another ink was a plain five with a coloured numeral). 6: some printed sets carry a
+#: corner index (``faces.INDEXED``).
+RENDERER_VERSION = 6
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]

@@ -119,8 +119,10 @@ def test_two_worker_processes_write_the_same_files_as_one(src: Path, tmp_path: P
 
 def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
     """A real SIGINT to a run with 2 workers: it stops after the photos in flight, says how to continue, and
-    a resumed run labels exactly the rest."""
+    a resumed run labels exactly the rest. Each worker's photos after its first wait until the signal is sent,
+    so photos are left to do when it comes however slowly this test reads the child's output."""
     src = make_folder(tmp_path / "photos").resolve()
+    go = tmp_path / "signal-sent"
     script = tmp_path / "slow_label.py"
     script.write_text(
         textwrap.dedent(
@@ -136,8 +138,14 @@ def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
             class Slow(TableDetector):
                 def __call__(self, threads=None):
                     detect = super().__call__(threads)
+                    calls = [0]
+
                     def slow(path):
-                        time.sleep(1.0)
+                        calls[0] += 1
+                        if calls[0] > 1:  # each worker's first photo at once, the others once the signal is sent
+                            deadline = time.monotonic() + 60
+                            while not Path({str(go)!r}).exists() and time.monotonic() < deadline:
+                                time.sleep(0.05)
                         return detect(path)
                     return slow
 
@@ -159,6 +167,8 @@ def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
     seen = proc.stdout.readline()
     assert seen.startswith("result"), seen
     proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    go.touch()
     rest, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0
     summary = [line for line in rest.splitlines() if line.startswith("summary")]

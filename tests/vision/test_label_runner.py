@@ -127,7 +127,7 @@ def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
     script.write_text(
         textwrap.dedent(
             f"""
-            import sys, time
+            import signal, sys, time
             sys.path.insert(0, {str(Path(__file__).parent)!r})
             from dataclasses import dataclass
             from pathlib import Path
@@ -155,6 +155,9 @@ def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
                     yield r
 
             if __name__ == "__main__":
+                # Ctrl-C raises KeyboardInterrupt, as in a Python started from a shell, whatever this test's
+                # process was left with (Python keeps SIGINT ignored when it starts with it ignored)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
                 src = Path({str(src)!r})
                 job = LabelJob(src, Path({str(tmp_path / "out")!r}))
                 s = label_folder(job, Slow(src), workers=2, progress=progress)

@@ -12,6 +12,10 @@ Two networks, in ``models/`` beside their description ``model.json``:
    and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
    second time turned half round.
 
+The detector may read its input also mirrored (``model.json``: ``detector.flips``; it was trained on tiles
+turned and mirrored every way) and average its outputs mirrored back: fewer missed and misplaced boxes for
+one more detector pass per mirroring.
+
 ``TileModel(model_dir).detect(rgb)`` gives a ``Detections``. Nothing here imports torch.
 """
 
@@ -60,6 +64,13 @@ ZOOM_MARGIN = 1.5
 ZOOM_MAX_INPUT = 640
 #: A tile of the zoomed reading boxed like one of the first (IoU at least this) keeps the first one's reading.
 SAME_BOX_IOU = 0.85
+#: The mirrorings the detector's outputs can be averaged over (``model.json``: ``detector.flips``): the axes
+#: of the input (N, C, H, W) each one reverses, and the order its box sides (left, top, right, bottom) take
+#: once mirrored back.
+FLIPS: dict[str, tuple[tuple[int, ...], list[int]]] = {
+    "horizontal": ((3,), [2, 1, 0, 3]),
+    "vertical": ((2,), [0, 3, 2, 1]),
+}
 #: The smallest side of the detector input: a rescaled picture thinner than this lies on a grey canvas (the
 #: grey of the training windows' margins).
 MIN_INPUT = 128
@@ -190,6 +201,8 @@ class TileModel:
         self.threshold = float(det["threshold"])
         self.nms_iou = float(det["nms_iou"])
         self.max_tiles = int(det["max_tiles"])
+        # model folders from before the mirrored readings read the input once
+        self.flips = list(det.get("flips", []))
         self.crop_size = int(cls["input"])
         self.margin = float(cls["margin"])
         self.reject = float(cls["reject"])
@@ -217,6 +230,9 @@ class TileModel:
         missing = [name for name in files if not (folder / name).is_file()]
         if missing:
             raise ModelNotFoundError(f"tile model files missing in {folder}: {', '.join(missing)}")
+        unknown = set(meta["detector"].get("flips", [])) - set(FLIPS)
+        if unknown:
+            raise ModelError(f"{path}: unknown detector flips {sorted(unknown)} (known: {', '.join(FLIPS)})")
         if tuple(meta.get("classes", ())) != CLASSES:
             raise ModelError(f"{path}: the model's classes are not the 46 classes of this version of mjscan")
         return meta
@@ -247,6 +263,7 @@ class TileModel:
             "classes": list(CLASSES),
             "files": [det["file"], cls["file"]],
             "detector_input": self.input_size,
+            "detector_flips": list(self.flips),
             "classifier_input": self.crop_size,
             "threads": self.threads,
         }
@@ -259,6 +276,8 @@ class TileModel:
         shape: the detector input (height, width), multiples of 32; default the square the detector was
         trained on, the photo squeezed to it. An input thinner than ``MIN_INPUT`` lies on a grey canvas.
         threshold: the lowest detection score kept (default the model's).
+        The detector reads the input once, and once more for each of the model's ``flips``, averaging the
+        outputs mirrored back.
         """
         _check_image(image)
         h, w = image.shape[:2]
@@ -269,7 +288,13 @@ class TileModel:
             canvas[: shape[0], : shape[1]] = small
             small = canvas
         x = np.ascontiguousarray(small.transpose(2, 0, 1)[None], np.float32)
-        heat, sides = self._detector.run(None, {self._detector.get_inputs()[0].name: x})
+        heat, sides = self._run_detector(x)
+        for flip in self.flips:
+            axes, order = FLIPS[flip]
+            flipped_heat, flipped_sides = self._run_detector(np.ascontiguousarray(np.flip(x, axes)))
+            heat = heat + np.flip(flipped_heat, axes)
+            sides = sides + np.flip(flipped_sides[:, order], axes)
+        heat, sides = heat / (len(self.flips) + 1), sides / (len(self.flips) + 1)
         threshold = self.threshold if threshold is None else threshold
         boxes, scores = decode_heatmap(heat[0, 0], sides[0], self.stride, threshold, self.max_tiles)
         if len(boxes):
@@ -278,6 +303,11 @@ class TileModel:
         boxes = boxes * np.array([w / shape[1], h / shape[0], w / shape[1], h / shape[0]], np.float32)
         boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
         return boxes, scores
+
+    def _run_detector(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The detector's heatmap (1, 1, h, w) and box sides (1, 4, h, w) for one input (1, 3, H, W)."""
+        heat, sides = self._detector.run(None, {self._detector.get_inputs()[0].name: x})
+        return heat, sides
 
     @property
     def input_step(self) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -302,6 +303,60 @@ def test_tiles_scoring_under_the_floor_are_left_out(model: TileModel, monkeypatc
     found = model.detect(image)
     assert 0.3 * len(codes) <= len(found) <= 0.6 * len(codes)
     assert found.scores.min() >= model.min_score > 0
+
+
+class _RectangleDetector:
+    """A stand-in detector session that sees one bright rectangle in its input as it is, mirrored or not: a
+    peak in the cell holding its centre and, there, the distances to its four sides (left, top, right,
+    bottom), as the real detector's outputs. It keeps the inputs it was given."""
+
+    def __init__(self) -> None:
+        self.inputs: list[np.ndarray] = []
+
+    def get_inputs(self) -> list[SimpleNamespace]:
+        return [SimpleNamespace(name="image")]
+
+    def run(self, _outputs: None, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        x = feed["image"]
+        self.inputs.append(x)
+        ys, xs = np.nonzero(x[0, 0] > 200)
+        x1, y1, x2, y2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+        col, row = int((x1 + x2) / 2 // 8), int((y1 + y2) / 2 // 8)
+        cx, cy = (col + 0.5) * 8, (row + 0.5) * 8
+        heat = np.zeros((1, 1, x.shape[2] // 8, x.shape[3] // 8), np.float32)
+        sides = np.zeros((1, 4, *heat.shape[2:]), np.float32)
+        heat[0, 0, row, col] = 0.9
+        sides[0, :, row, col] = [cx - x1, cy - y1, x2 - cx, y2 - cy]
+        return [heat, sides]
+
+
+def test_mirrored_readings_are_mirrored_back_before_they_are_averaged(model: TileModel, monkeypatch):
+    """A tile whose centre is off its cell's centre: each mirrored reading gives other distances to its
+    sides, and only the right mirroring back gives its box exactly."""
+    picture = np.zeros((512, 512, 3), np.uint8)
+    picture[203:251, 101:141] = 255  # centre (121, 227): cell (15, 28) centred at (124, 228)
+    fake = _RectangleDetector()
+    monkeypatch.setattr(model, "_detector", fake)
+    for flips in ([], ["horizontal"], ["vertical"], ["horizontal", "vertical"]):
+        fake.inputs.clear()
+        monkeypatch.setattr(model, "flips", flips)
+        boxes, scores = model.find(picture)
+        assert len(fake.inputs) == 1 + len(flips)
+        assert boxes.tolist() == [[101.0, 203.0, 141.0, 251.0]] and scores.tolist() == pytest.approx([0.9])
+    first, left_right, upside_down = fake.inputs
+    np.testing.assert_array_equal(left_right, first[..., ::-1])
+    np.testing.assert_array_equal(upside_down, first[..., ::-1, :])
+
+
+def test_the_shipped_model_reads_mirrored_and_unknown_mirrorings_are_refused(model: TileModel, tmp_path: Path):
+    assert model.flips == ["horizontal", "vertical"] == model.info["detector_flips"]
+    meta = json.loads((DEFAULT_MODEL_DIR / "model.json").read_text())
+    meta["detector"]["flips"] = ["horizontal", "diagonal"]
+    for path in DEFAULT_MODEL_DIR.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "model.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="unknown detector flips \\['diagonal'\\]"):
+        TileModel.describe(tmp_path)
 
 
 def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel):

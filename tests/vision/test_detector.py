@@ -90,14 +90,20 @@ def test_corrupt_description_and_corrupt_network_are_model_errors(tmp_path: Path
         TileModel(tmp_path)
 
 
-def test_model_with_other_classes_is_refused(tmp_path: Path):
+def _shipped_model_described_otherwise(folder: Path, edit) -> Path:
+    """The shipped model's files copied into ``folder``, with its ``model.json`` changed by ``edit(meta)``."""
     meta = json.loads((DEFAULT_MODEL_DIR / "model.json").read_text())
-    meta["classes"] = meta["classes"][:-1]
+    edit(meta)
     for path in DEFAULT_MODEL_DIR.iterdir():
-        shutil.copy(path, tmp_path / path.name)
-    (tmp_path / "model.json").write_text(json.dumps(meta))
+        shutil.copy(path, folder / path.name)
+    (folder / "model.json").write_text(json.dumps(meta))
+    return folder
+
+
+def test_model_with_other_classes_is_refused(tmp_path: Path):
+    folder = _shipped_model_described_otherwise(tmp_path, lambda meta: meta.update(classes=meta["classes"][:-1]))
     with pytest.raises(ModelError, match="46 classes"):
-        TileModel.describe(tmp_path)
+        TileModel.describe(folder)
 
 
 def test_shipped_model_is_small_and_described(model: TileModel):
@@ -350,13 +356,11 @@ def test_mirrored_readings_are_mirrored_back_before_they_are_averaged(model: Til
 
 def test_the_shipped_model_reads_mirrored_and_unknown_mirrorings_are_refused(model: TileModel, tmp_path: Path):
     assert model.flips == ["horizontal", "vertical"] == model.info["detector_flips"]
-    meta = json.loads((DEFAULT_MODEL_DIR / "model.json").read_text())
-    meta["detector"]["flips"] = ["horizontal", "diagonal"]
-    for path in DEFAULT_MODEL_DIR.iterdir():
-        shutil.copy(path, tmp_path / path.name)
-    (tmp_path / "model.json").write_text(json.dumps(meta))
+    folder = _shipped_model_described_otherwise(
+        tmp_path, lambda meta: meta["detector"].update(flips=["horizontal", "diagonal"])
+    )
     with pytest.raises(ModelError, match="unknown detector flips \\['diagonal'\\]"):
-        TileModel.describe(tmp_path)
+        TileModel.describe(folder)
 
 
 def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel):

@@ -185,3 +185,37 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
     found = model.detect(scenes[1].image)
     assert 1 <= len(found) <= 50
     assert found.boxes.shape == (len(found), 4) and found.orientation.shape == (len(found),)
+
+
+def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: synth.FacePool):
+    import torch
+
+    from vision.training.detection import train_detector
+
+    torch.set_num_threads(1)
+    renderer = synth.SceneRenderer(pool, size=192)
+    rng = np.random.default_rng(3)
+    pictures = [Picture(encode(s.image), s.boxes) for s in (renderer.render(rng) for _ in range(3))]
+    # each batch is drawn from its own step's random numbers: three workers making steps 0-3-6, 1-4, 2-5 must
+    # hand them back in step order for the weights to come out the same
+    alone, shared = (
+        train_detector(pictures, pictures, steps=7, seed=5, batch=2, crop=96, workers=workers).state_dict()
+        for workers in (0, 3)
+    )
+    assert alone.keys() == shared.keys()
+    assert all(torch.equal(alone[name], shared[name]) for name in alone)
+
+
+def test_the_training_device_must_exist_here():
+    import torch
+
+    from vision.training.loop import device_of
+
+    assert device_of("cpu").type == "cpu"
+    with pytest.raises(ValueError, match="unknown device"):
+        device_of("abacus")
+    with pytest.raises(ValueError, match="'cpu' or 'cuda'"):
+        device_of("meta")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA GPU"):
+            device_of("cuda")

@@ -87,11 +87,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check-scenes", type=int, default=120, help="synthetic scenes for the final check")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument(
+        "--device", default="cpu", help="where the networks train: cpu (default) or cuda (an NVIDIA GPU)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="processes that render the scenes and make the training batches ahead (default 0: all made in the "
+        "training process); the scenes and batches are the same whatever the number",
+    )
+    parser.add_argument(
         "--precision",
         choices=("auto", "bf16", "fp32"),
         default="auto",
         help="arithmetic of the forward passes: bf16 (faster where the CPU has AVX-512 BF16 or AMX), "
-        "fp32, or auto (default: bf16 where the CPU computes it in hardware)",
+        "fp32, or auto (default: bf16 where the CPU or GPU computes it in hardware)",
     )
     parser.add_argument(
         "--work",
@@ -113,7 +123,16 @@ def _bar(total: int, desc: str) -> tqdm:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.workers < 0:
+        parser.error(f"--workers {args.workers}: give 0 or more processes")
+    from vision.training.loop import device_of
+
+    try:
+        args.device = device_of(args.device)
+    except ValueError as exc:
+        parser.error(str(exc))
     if (args.out / "model.json").exists() and not args.force:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
@@ -147,17 +166,20 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         train_detector,
     )
     from vision.training.export import export_models
-    from vision.training.loop import bf16_native
+    from vision.training.loop import bf16_native, produce
     from vision.training.synth import RENDERER_VERSION, FacePool, SceneRenderer
 
+    device = args.device
     torch.set_num_threads(args.threads)
-    precision = ("bf16" if bf16_native() else "fp32") if args.precision == "auto" else args.precision
+    gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
+    native = torch.cuda.is_bf16_supported() if gpu else bf16_native()
+    precision = ("bf16" if native else "fp32") if args.precision == "auto" else args.precision
     bf16 = precision == "bf16"
-    print(f"training in {precision} on {args.threads} threads")
+    print(f"training in {precision} on {gpu or f'{args.threads} threads'}, batches made by {args.workers} workers")
     started = time.time()
     streams = np.random.SeedSequence(args.seed).spawn(5)
-    render_rng, det_seed, cls_seed, bank_rng, check_rng = (
-        np.random.default_rng(streams[0]),
+    render_seed, det_seed, cls_seed, bank_rng, check_rng = (
+        int(streams[0].generate_state(1)[0]),
         int(streams[1].generate_state(1)[0]),
         int(streams[2].generate_state(1)[0]),
         np.random.default_rng(streams[3]),
@@ -189,14 +211,20 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "printed_faces": args.printed_faces,
         "fonts": sorted(path.name for path in printer.fonts) if printer is not None else [],
         "phone_scenes": args.phone_scenes,
+        "seeding": "per item",  # each scene and each batch from its own random numbers (``loop.produce``)
     }
+
+    def render(index: int) -> tuple:
+        rng = np.random.default_rng([render_seed, index])
+        scene = (phone_renderer if rng.random() < args.phone_scenes else renderer).render(rng)
+        return encode(scene.image), scene.boxes, scene.class_ids, scene.orientation
+
     scenes = _load_scenes(args, scenes_key)
     if scenes is None:
-        scenes = []
-        for _ in tqdm(range(args.scenes), desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0):
-            phone = render_rng.random() < args.phone_scenes
-            scene = (phone_renderer if phone else renderer).render(render_rng)
-            scenes.append((encode(scene.image), scene.boxes, scene.class_ids, scene.orientation))
+        made = produce(render, args.scenes, args.workers)
+        scenes = list(
+            tqdm(made, total=args.scenes, desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0)
+        )
         _save_scenes(args, scenes_key, scenes)
     synthetic = [Picture(jpeg, boxes) for jpeg, boxes, _, _ in scenes]
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
@@ -211,7 +239,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     det_key = {**scenes_key, "steps": args.det_steps, "precision": precision}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
-        detector = train_detector(real, synthetic, args.det_steps, det_seed, bf16=bf16, progress=det_progress)
+        detector = train_detector(
+            real,
+            synthetic,
+            args.det_steps,
+            det_seed,
+            bf16=bf16,
+            progress=det_progress,
+            device=str(device),
+            workers=args.workers,
+        )
         _save_stage(args, "detector", det_key, detector)
     bar.close()
 
@@ -246,7 +283,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     cls_key = {**scenes_key, "steps": args.cls_steps, "precision": precision, "recipe": RECIPE_VERSION}
     classifier = _load_stage(args, "classifier", cls_key)
     if classifier is None:
-        classifier = train_classifier(bank, shares, args.cls_steps, cls_seed, bf16=bf16, progress=cls_progress)
+        classifier = train_classifier(
+            bank,
+            shares,
+            args.cls_steps,
+            cls_seed,
+            bf16=bf16,
+            progress=cls_progress,
+            device=str(device),
+            workers=args.workers,
+        )
         _save_stage(args, "classifier", cls_key, classifier)
     bar.close()
 
@@ -277,7 +323,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "crops_bank": int(len(bank)),
         "minutes": round((time.time() - started) / 60, 1),
         "torch": torch.__version__,
-        "machine": f"{platform.machine()}, {args.threads} threads",
+        "machine": f"{platform.machine()}, {args.threads} threads" + (f", {gpu}" if gpu else ""),
+        "workers": args.workers,
         "precision": precision,
         "checks": figures,
     }

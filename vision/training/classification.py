@@ -21,7 +21,7 @@ import torch
 from torch.nn import functional as F
 
 from vision.detector import box_iou, crop_tiles
-from vision.training.loop import autocast
+from vision.training.loop import autocast, produce
 from vision.training.nets import CROP, TileClassifier
 from vision.types import CLASS_INDEX, CLASSES
 
@@ -234,19 +234,26 @@ def train_classifier(
     lr: float = 3e-3,
     bf16: bool = False,
     progress=None,
+    device: str = "cpu",
+    workers: int = 0,
 ) -> TileClassifier:
     """Train a classifier from scratch for ``steps`` batches (AdamW, one-cycle learning rate; the forward pass in
-    bfloat16 when ``bf16``)."""
+    bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (as ``train_detector``'s).
+    Returns the network on the CPU."""
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
     weights = source_weights(bank, shares)
-    net = TileClassifier(NUM_OUTPUTS)
+
+    def make(step: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        return make_batch(np.random.default_rng([seed, step]), bank, weights, batch)
+
+    stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
+    net = TileClassifier(NUM_OUTPUTS).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     net.train()
-    for step in range(steps):
-        images, classes, orient = make_batch(rng, bank, weights, batch)
-        with autocast(bf16):
+    for step, tensors in enumerate(stream):
+        images, classes, orient = (t.to(device, non_blocking=True) for t in tensors)
+        with autocast(bf16, device):
             class_logits, orient_logits = net(images)
         class_logits, orient_logits = class_logits.float(), orient_logits.float()
         loss_cls = F.cross_entropy(class_logits, classes, label_smoothing=0.05)
@@ -262,9 +269,8 @@ def train_classifier(
         opt.step()
         sched.step()
         if progress is not None:
-            progress(step, {"class": loss_cls.item(), "turn": loss_orient.item()})
-    net.eval()
-    return net
+            progress(step, {"class": loss_cls.detach(), "turn": loss_orient.detach()})
+    return net.eval().cpu()
 
 
 def evaluate_bank(net: TileClassifier, bank: CropBank, batch: int = 256) -> dict[str, float]:

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import torch
 
-from vision.training.loop import autocast
+from vision.training.loop import autocast, produce
 from vision.training.nets import STRIDE, TileDetector
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
@@ -151,7 +151,7 @@ def giou_loss(sides: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -
     mask = weight > 0
     if not mask.any():
         return sides.sum() * 0
-    grid = (torch.arange(n, dtype=sides.dtype) + 0.5) * STRIDE
+    grid = (torch.arange(n, dtype=sides.dtype, device=sides.device) + 0.5) * STRIDE
     cy, cx = torch.meshgrid(grid, grid, indexing="ij")
     d = torch.exp(sides.clamp(-4, 5)) * STRIDE
     pred = torch.stack([cx - d[:, 0], cy - d[:, 1], cx + d[:, 2], cy + d[:, 3]], dim=1)
@@ -200,18 +200,25 @@ def train_detector(
     real_share: float = 0.5,
     bf16: bool = False,
     progress=None,
+    device: str = "cpu",
+    workers: int = 0,
 ) -> TileDetector:
     """Train a detector from scratch for ``steps`` batches (AdamW, one-cycle learning rate; the forward pass in
-    bfloat16 when ``bf16``)."""
+    bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each from
+    its own random numbers, so the same whatever the number of workers). Returns the network on the CPU."""
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    net = TileDetector().to(memory_format=torch.channels_last)
+
+    def make(step: int) -> tuple[torch.Tensor, ...]:
+        return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share)
+
+    stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
+    net = TileDetector().to(device=device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     net.train()
-    for step in range(steps):
-        images, heat, target, weight = make_batch(rng, real, synthetic, batch, crop, real_share)
-        with autocast(bf16):
+    for step, tensors in enumerate(stream):
+        images, heat, target, weight = (t.to(device, non_blocking=True) for t in tensors)
+        with autocast(bf16, device):
             logits, sides = net(images)
         loss_hm = focal_loss(logits.float(), heat)
         loss_box = giou_loss(sides.float(), target, weight)
@@ -222,9 +229,8 @@ def train_detector(
         opt.step()
         sched.step()
         if progress is not None:
-            progress(step, {"heat": loss_hm.item(), "box": loss_box.item()})
-    net.eval()
-    return net
+            progress(step, {"heat": loss_hm.detach(), "box": loss_box.detach()})
+    return net.eval().cpu()
 
 
 def as_numpy_detector(net: TileDetector):

@@ -307,8 +307,10 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "synthetic_classification": evaluate_bank(classifier, CropBank.concat(check_banks)),
     }
     training = {
+        # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector x classifier steps
         "version": time.strftime("%Y%m%d")
-        + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}",
+        + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
+        + f"-n{args.scenes}-{args.det_steps}x{args.cls_steps}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,

@@ -169,8 +169,12 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
         "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},
     }
     crops = np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes])
+    (tmp_path / "model.json").write_text("the model already there")
     with pytest.raises(ExportError, match="8-bit classifier agrees"):
         export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {}, crops, 1.01)
+    # a failed export leaves the folder as it was: no file of the new model, no staging folder
+    assert [path.name for path in tmp_path.iterdir()] == ["model.json"]
+    assert (tmp_path / "model.json").read_text() == "the model already there"
     # two training steps leave the classes nearly even, so the int8 network need not agree with this one
     samples = [scenes[0].image]
     meta = export_models(detector, classifier, tmp_path, 256, settings, samples, {"version": "test"}, crops, 0)
@@ -204,6 +208,24 @@ def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: 
     )
     assert alone.keys() == shared.keys()
     assert all(torch.equal(alone[name], shared[name]) for name in alone)
+
+
+def test_the_training_command_refuses_a_device_it_lacks_and_negative_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    import torch
+
+    from vision.training.__main__ import main
+
+    where = ["--data", str(tmp_path / "no-data"), "--out", str(tmp_path / "out"), "--printed-faces", "0"]
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--workers", "-2"])
+    assert stop.value.code == 2 and "--workers -2: give 0 or more processes" in capsys.readouterr().err
+    refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
+    for device, message in refused:  # refused before any data is read
+        assert main([*where, "--device", device]) == 2
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 def test_the_training_device_must_exist_here():

@@ -17,6 +17,7 @@ import platform
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -122,17 +123,23 @@ def _bar(total: int, desc: str) -> tqdm:
     return tqdm(total=total, desc=desc, unit="step", dynamic_ncols=True, mininterval=2.0)
 
 
+def _progress(bar: tqdm) -> Callable[[int, dict], None]:
+    """A training loop's progress callback: ``bar`` advanced each step, the losses shown every 20 (reading them
+    makes a GPU wait)."""
+
+    def update(step: int, losses: dict) -> None:
+        bar.update(1)
+        if step % 20 == 0:
+            bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
+
+    return update
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.workers < 0:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
-    from vision.training.loop import device_of
-
-    try:
-        args.device = device_of(args.device)
-    except ValueError as exc:
-        parser.error(str(exc))
     if (args.out / "model.json").exists() and not args.force:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
@@ -165,11 +172,15 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         encode,
         train_detector,
     )
-    from vision.training.export import export_models
-    from vision.training.loop import bf16_native, produce
+    from vision.training.export import ExportError, export_models
+    from vision.training.loop import bf16_native, device_of, produce
     from vision.training.synth import RENDERER_VERSION, FacePool, SceneRenderer
 
-    device = args.device
+    try:
+        device = device_of(args.device)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     torch.set_num_threads(args.threads)
     gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
     native = torch.cuda.is_bf16_supported() if gpu else bf16_native()
@@ -229,26 +240,12 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     synthetic = [Picture(jpeg, boxes) for jpeg, boxes, _, _ in scenes]
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 
+    options = {"bf16": bf16, "device": str(device), "workers": args.workers}
     bar = _bar(args.det_steps, "train detector")
-
-    def det_progress(step: int, losses: dict[str, float]) -> None:
-        bar.update(1)
-        if step % 20 == 0:
-            bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
-
     det_key = {**scenes_key, "steps": args.det_steps, "precision": precision}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
-        detector = train_detector(
-            real,
-            synthetic,
-            args.det_steps,
-            det_seed,
-            bf16=bf16,
-            progress=det_progress,
-            device=str(device),
-            workers=args.workers,
-        )
+        detector = train_detector(real, synthetic, args.det_steps, det_seed, progress=_progress(bar), **options)
         _save_stage(args, "detector", det_key, detector)
     bar.close()
 
@@ -274,25 +271,10 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     del banks
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
     bar = _bar(args.cls_steps, "train classifier")
-
-    def cls_progress(step: int, losses: dict[str, float]) -> None:
-        bar.update(1)
-        if step % 20 == 0:
-            bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
-
     cls_key = {**scenes_key, "steps": args.cls_steps, "precision": precision, "recipe": RECIPE_VERSION}
     classifier = _load_stage(args, "classifier", cls_key)
     if classifier is None:
-        classifier = train_classifier(
-            bank,
-            shares,
-            args.cls_steps,
-            cls_seed,
-            bf16=bf16,
-            progress=cls_progress,
-            device=str(device),
-            workers=args.workers,
-        )
+        classifier = train_classifier(bank, shares, args.cls_steps, cls_seed, progress=_progress(bar), **options)
         _save_stage(args, "classifier", cls_key, classifier)
     bar.close()
 
@@ -343,7 +325,12 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "classifier": {"margin": RUNTIME_MARGIN, "reject": 0.5, "min_score": 0.25, "batch": 32},
     }
     samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
-    meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training, _int8_crops(real))
+    crops_int8 = _int8_crops(real)
+    try:
+        meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training, crops_int8)
+    except ExportError as exc:
+        print(f"error: {exc}; {args.out} is left as it was, the trained networks are in {args.work}", file=sys.stderr)
+        return 1
     print(json.dumps({"out": str(args.out), "export": meta["export"], **figures}, indent=1))
     return 0
 

@@ -8,6 +8,8 @@ machine and, for the bundled model, gives the float network's class on 99.8 % of
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
@@ -130,8 +132,30 @@ def export_models(
     pictures (``samples``: RGB uint8 arrays) and random inputs. The classifier is then quantised
     (``quantize_classifier``), calibrated on the first half of ``crops`` (real tile crops (N, 3, CROP, CROP)
     float32, as ``vision.detector.crop_tiles`` cuts them) and checked on the second half (``min_agreement``).
-    Returns the description written."""
+    The files are written to a folder of their own inside ``out_dir`` and moved into place only once every
+    check has passed, so a failed export (ExportError) leaves a model already there as it was. Returns the
+    description written."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".export-") as staging:
+        meta = _write_models(
+            detector, classifier, Path(staging), detect_size, settings, samples, training, crops, min_agreement
+        )
+        for name in (DETECTOR_FILE, CLASSIFIER_FILE, MODEL_JSON):
+            os.replace(Path(staging) / name, out_dir / name)
+    return meta
+
+
+def _write_models(
+    detector: TileDetector,
+    classifier: TileClassifier,
+    out_dir: Path,
+    detect_size: int,
+    settings: dict[str, Any],
+    samples: list[np.ndarray],
+    training: dict[str, Any],
+    crops: np.ndarray,
+    min_agreement: float,
+) -> dict[str, Any]:
     det = DetectorExport(detector).eval()
     cls = ClassifierExport(classifier).eval()
     det_path, cls_path = out_dir / DETECTOR_FILE, out_dir / CLASSIFIER_FILE

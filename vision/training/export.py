@@ -137,78 +137,67 @@ def export_models(
     check has passed, so a failed export (ExportError) leaves a model already there as it was. Returns the
     description written."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".export-") as staging:
-        meta = _write_models(
-            detector, classifier, Path(staging), detect_size, settings, samples, training, crops, min_agreement
+    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".export-") as folder:
+        staging = Path(folder)
+        det = DetectorExport(detector).eval()
+        cls = ClassifierExport(classifier).eval()
+        det_path, cls_path = staging / DETECTOR_FILE, staging / CLASSIFIER_FILE
+        _export(
+            det,
+            torch.zeros(1, 3, detect_size, detect_size),
+            det_path,
+            {
+                "input": "image",
+                "outputs": ["heat", "sides"],
+                "dynamic": {"image": {2: "height", 3: "width"}, "heat": {2: "h", 3: "w"}, "sides": {2: "h", 3: "w"}},
+            },
         )
+        _export(
+            cls,
+            torch.zeros(2, 3, CROP, CROP),
+            cls_path,
+            {
+                "input": "crops",
+                "outputs": ["classes", "orientation"],
+                "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
+            },
+        )
+        import cv2
+
+        rng = np.random.default_rng(0)
+        det_inputs = [
+            cv2.resize(s, (detect_size, detect_size)).transpose(2, 0, 1)[None].astype(np.float32) for s in samples[:3]
+        ]
+        det_inputs.append(rng.uniform(0, 255, (1, 3, detect_size, detect_size)).astype(np.float32))
+        cls_inputs = [
+            cv2.resize(s, (CROP, CROP)).transpose(2, 0, 1)[None].astype(np.float32).repeat(3, axis=0)
+            for s in samples[:2]
+        ]
+        cls_inputs.append(rng.uniform(0, 255, (5, 3, CROP, CROP)).astype(np.float32))
+        det_diff = verify(det, det_path, det_inputs, atol=2e-3)
+        cls_diff = verify(cls, cls_path, cls_inputs, atol=1e-4)
+        if len(crops) < 2:
+            raise ExportError("the classifier's quantisation needs real tile crops to calibrate and check it")
+        half = len(crops) // 2
+        agreement = quantize_classifier(cls, cls_path, crops[:half], crops[half:], min_agreement)
+        meta = {
+            "name": "mjscan-tiles",
+            "version": training.get("version", "1"),
+            "classes": list(CLASSES),
+            "detector": {"file": DETECTOR_FILE, "input": detect_size, "stride": STRIDE, **settings["detector"]},
+            "classifier": {"file": CLASSIFIER_FILE, "input": CROP, **settings["classifier"]},
+            "export": {
+                "opset": OPSET,
+                "max_diff_vs_torch": {"detector": det_diff, "classifier": cls_diff},
+                "classifier_int8": {
+                    "calibration_crops": half,
+                    "checked_crops": len(crops) - half,
+                    "agreement": agreement,
+                },
+            },
+            "training": training,
+        }
+        (staging / MODEL_JSON).write_text(json.dumps(meta, indent=1) + "\n")
         for name in (DETECTOR_FILE, CLASSIFIER_FILE, MODEL_JSON):
-            os.replace(Path(staging) / name, out_dir / name)
-    return meta
-
-
-def _write_models(
-    detector: TileDetector,
-    classifier: TileClassifier,
-    out_dir: Path,
-    detect_size: int,
-    settings: dict[str, Any],
-    samples: list[np.ndarray],
-    training: dict[str, Any],
-    crops: np.ndarray,
-    min_agreement: float,
-) -> dict[str, Any]:
-    det = DetectorExport(detector).eval()
-    cls = ClassifierExport(classifier).eval()
-    det_path, cls_path = out_dir / DETECTOR_FILE, out_dir / CLASSIFIER_FILE
-    _export(
-        det,
-        torch.zeros(1, 3, detect_size, detect_size),
-        det_path,
-        {
-            "input": "image",
-            "outputs": ["heat", "sides"],
-            "dynamic": {"image": {2: "height", 3: "width"}, "heat": {2: "h", 3: "w"}, "sides": {2: "h", 3: "w"}},
-        },
-    )
-    _export(
-        cls,
-        torch.zeros(2, 3, CROP, CROP),
-        cls_path,
-        {
-            "input": "crops",
-            "outputs": ["classes", "orientation"],
-            "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
-        },
-    )
-    import cv2
-
-    rng = np.random.default_rng(0)
-    det_inputs = [
-        cv2.resize(s, (detect_size, detect_size)).transpose(2, 0, 1)[None].astype(np.float32) for s in samples[:3]
-    ]
-    det_inputs.append(rng.uniform(0, 255, (1, 3, detect_size, detect_size)).astype(np.float32))
-    cls_inputs = [
-        cv2.resize(s, (CROP, CROP)).transpose(2, 0, 1)[None].astype(np.float32).repeat(3, axis=0) for s in samples[:2]
-    ]
-    cls_inputs.append(rng.uniform(0, 255, (5, 3, CROP, CROP)).astype(np.float32))
-    det_diff = verify(det, det_path, det_inputs, atol=2e-3)
-    cls_diff = verify(cls, cls_path, cls_inputs, atol=1e-4)
-    if len(crops) < 2:
-        raise ExportError("the classifier's quantisation needs real tile crops to calibrate and check it")
-    half = len(crops) // 2
-    agreement = quantize_classifier(cls, cls_path, crops[:half], crops[half:], min_agreement)
-    meta = {
-        "name": "mjscan-tiles",
-        "version": training.get("version", "1"),
-        "classes": list(CLASSES),
-        "detector": {"file": DETECTOR_FILE, "input": detect_size, "stride": STRIDE, **settings["detector"]},
-        "classifier": {"file": CLASSIFIER_FILE, "input": CROP, **settings["classifier"]},
-        "export": {
-            "opset": OPSET,
-            "max_diff_vs_torch": {"detector": det_diff, "classifier": cls_diff},
-            "classifier_int8": {"calibration_crops": half, "checked_crops": len(crops) - half, "agreement": agreement},
-        },
-        "training": training,
-    }
-    (out_dir / MODEL_JSON).write_text(json.dumps(meta, indent=1) + "\n")
+            os.replace(staging / name, out_dir / name)
     return meta

@@ -210,7 +210,30 @@ def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: 
     assert all(torch.equal(alone[name], shared[name]) for name in alone)
 
 
-def test_the_training_command_refuses_a_device_it_lacks_and_negative_workers(
+def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
+    import argparse
+
+    import torch
+
+    from vision.training.__main__ import _load_stage, _save_stage
+    from vision.training.classification import train_classifier
+
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(4)
+    scenes = [synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2)]
+    bank = CropBank.concat(
+        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
+    )
+    net = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)
+    assert net.features[0][0].out_channels == 8 and net.classes.in_features == 48  # stages of 8, 16, 32, 48
+    args = argparse.Namespace(work=tmp_path, resume=True)
+    _save_stage(args, "classifier", {"width": 8}, net)
+    assert _load_stage(args, "classifier", {"width": 16}, 16) is None  # saved with other settings
+    again = _load_stage(args, "classifier", {"width": 8}, 8)
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values(), strict=True))
+
+
+def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thin_classifiers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
     import torch
@@ -221,6 +244,9 @@ def test_the_training_command_refuses_a_device_it_lacks_and_negative_workers(
     with pytest.raises(SystemExit) as stop:
         main([*where, "--workers", "-2"])
     assert stop.value.code == 2 and "--workers -2: give 0 or more processes" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-width", "2"])
+    assert stop.value.code == 2 and "--cls-width 2: give 4 channels or more" in capsys.readouterr().err
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
     for device, message in refused:  # refused before any data is read
         assert main([*where, "--device", device]) == 2

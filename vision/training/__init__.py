@@ -4,3 +4,7 @@ This package imports torch (the ``train`` extra); the runtime (``vision.detector
 ``python -m vision.training --data DATA_DIR --out models/`` trains both networks from scratch and writes the
 ONNX files with their metadata; ``python -m vision.training.render`` writes a synthetic test set.
 """
+
+#: Channels of the classifier's first stage by default (``nets.TileClassifier``; its later stages have 2, 4 and 6
+#: times as many). Here rather than in ``nets`` so that the command line reads it without importing torch.
+CLASSIFIER_WIDTH = 32

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from vision.training import CLASSIFIER_WIDTH
 from vision.training.data import DataError
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import DARK_FACES
@@ -60,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scenes", type=int, default=4000, help="synthetic scenes to render (default 4000)")
     parser.add_argument("--det-steps", type=int, default=7000, help="detector batches of 16 (default 7000)")
     parser.add_argument("--cls-steps", type=int, default=11000, help="classifier batches of 128 (default 11000)")
+    parser.add_argument(
+        "--cls-width",
+        type=int,
+        default=CLASSIFIER_WIDTH,
+        help=f"channels of the classifier's first stage, the later ones 2, 4 and 6 times as many (default "
+        f"{CLASSIFIER_WIDTH}; the time a crop takes grows with its square)",
+    )
     parser.add_argument(
         "--dark-faces",
         type=_share,
@@ -140,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 0:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
+    if args.cls_width < 4:
+        parser.error(f"--cls-width {args.cls_width}: give 4 channels or more")
     if (args.out / "model.json").exists() and not args.force:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
@@ -271,10 +281,18 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     del banks
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
     bar = _bar(args.cls_steps, "train classifier")
-    cls_key = {**scenes_key, "steps": args.cls_steps, "precision": precision, "recipe": RECIPE_VERSION}
-    classifier = _load_stage(args, "classifier", cls_key)
+    cls_key = {
+        **scenes_key,
+        "steps": args.cls_steps,
+        "precision": precision,
+        "recipe": RECIPE_VERSION,
+        "width": args.cls_width,
+    }
+    classifier = _load_stage(args, "classifier", cls_key, args.cls_width)
     if classifier is None:
-        classifier = train_classifier(bank, shares, args.cls_steps, cls_seed, progress=_progress(bar), **options)
+        classifier = train_classifier(
+            bank, shares, args.cls_steps, cls_seed, progress=_progress(bar), width=args.cls_width, **options
+        )
         _save_stage(args, "classifier", cls_key, classifier)
     bar.close()
 
@@ -289,10 +307,11 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "synthetic_classification": evaluate_bank(classifier, CropBank.concat(check_banks)),
     }
     training = {
-        # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector x classifier steps
+        # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector x classifier
+        # steps, classifier width
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
-        + f"-n{args.scenes}-{args.det_steps}x{args.cls_steps}",
+        + f"-n{args.scenes}-{args.det_steps}x{args.cls_steps}-w{args.cls_width}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -302,6 +321,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "phone_scenes": args.phone_scenes,
         "detector_steps": args.det_steps,
         "classifier_steps": args.cls_steps,
+        "classifier_width": args.cls_width,
         "real_photos": len(photos),
         "real_tiles": int(sum(len(p.boxes) for p in photos)),
         "crops_bank": int(len(bank)),
@@ -372,8 +392,9 @@ def _save_stage(args: argparse.Namespace, stage: str, key: dict, net) -> None:
     (args.work / f"{stage}.json").write_text(json.dumps(key))
 
 
-def _load_stage(args: argparse.Namespace, stage: str, key: dict):
-    """The weights a previous run with the same settings saved for ``stage``, when ``--resume`` asks for them."""
+def _load_stage(args: argparse.Namespace, stage: str, key: dict, width: int = CLASSIFIER_WIDTH):
+    """The weights a previous run with the same settings saved for ``stage`` (a classifier ``width`` wide), when
+    ``--resume`` asks for them."""
     import torch
 
     from vision.training.classification import NUM_OUTPUTS
@@ -382,7 +403,7 @@ def _load_stage(args: argparse.Namespace, stage: str, key: dict):
     weights, saved = args.work / f"{stage}.pt", args.work / f"{stage}.json"
     if not (args.resume and weights.is_file() and saved.is_file()) or json.loads(saved.read_text()) != key:
         return None
-    net = TileDetector() if stage == "detector" else TileClassifier(NUM_OUTPUTS)
+    net = TileDetector() if stage == "detector" else TileClassifier(NUM_OUTPUTS, width)
     net.load_state_dict(torch.load(weights))
     print(f"{stage}: weights of an earlier run taken from {weights}")
     return net.eval()

@@ -21,6 +21,7 @@ import torch
 from torch.nn import functional as F
 
 from vision.detector import box_iou, crop_tiles
+from vision.training import CLASSIFIER_WIDTH
 from vision.training.loop import autocast, produce
 from vision.training.nets import CROP, TileClassifier
 from vision.types import CLASS_INDEX, CLASSES
@@ -236,10 +237,11 @@ def train_classifier(
     progress=None,
     device: str = "cpu",
     workers: int = 0,
+    width: int = CLASSIFIER_WIDTH,
 ) -> TileClassifier:
-    """Train a classifier from scratch for ``steps`` batches (AdamW, one-cycle learning rate; the forward pass in
-    bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (as ``train_detector``'s).
-    Returns the network on the CPU."""
+    """Train a classifier (``width`` channels in its first stage) from scratch for ``steps`` batches (AdamW,
+    one-cycle learning rate; the forward pass in bfloat16 when ``bf16``) on ``device``, the batches made by
+    ``workers`` processes (as ``train_detector``'s). Returns the network on the CPU."""
     torch.manual_seed(seed)
     weights = source_weights(bank, shares)
 
@@ -247,7 +249,7 @@ def train_classifier(
         return make_batch(np.random.default_rng([seed, step]), bank, weights, batch)
 
     stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
-    net = TileClassifier(NUM_OUTPUTS).to(device)
+    net = TileClassifier(NUM_OUTPUTS, width).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     net.train()

@@ -14,6 +14,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from vision.training import CLASSIFIER_WIDTH
+
 #: Output stride of the detector.
 STRIDE = 8
 #: Side of the square crop the classifier reads.
@@ -94,11 +96,12 @@ class DetectorExport(nn.Module):
 
 
 class TileClassifier(nn.Module):
-    """Class logits (N, classes) and orientation logits (N, 4) for tile crops (N, 3, 64, 64)."""
+    """Class logits (N, classes) and orientation logits (N, 4) for tile crops (N, 3, 64, 64); ``width`` channels
+    in the first stage (the cost of a crop grows with its square)."""
 
-    def __init__(self, classes: int, widths: tuple[int, ...] = (32, 64, 128, 192)) -> None:
+    def __init__(self, classes: int, width: int = CLASSIFIER_WIDTH) -> None:
         super().__init__()
-        c = widths
+        c = (width, 2 * width, 4 * width, 6 * width)
         self.norm = Normalize()
         self.features = nn.Sequential(
             conv_bn(3, c[0], 2),

@@ -5,8 +5,8 @@ Two networks, in ``models/`` beside their description ``model.json``:
 1. the detector sees the whole photo squeezed to a small square (512 x 512 by default; the stretch is the
    same one the real training photos had) and marks the centre and the box of every tile; where the tiles
    found there have proportions the training photos' tiles never had (a stretched picture), the photo is
-   read again rescaled to give them the usual ones, and where they are small, the region holding them is read
-   again enlarged;
+   read again rescaled to give them the usual ones (on a grey margin where they reach its sides), and where
+   they are small, the region holding them is read again enlarged;
 2. the classifier reads each tile cut from the photo at its own resolution (so a 12-megapixel photo gives
    sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
    and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
@@ -45,6 +45,16 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 #: 1.6 reads F1 0.916 -> 0.918 (hk-photos/valid 0.955 -> 0.956; synthetic phone photos seed 777 0.902 -> 0.901).
 TILE_ASPECT = 1.0
 TILE_ASPECT_RANGE = (0.4, 1.6)
+#: A picture read again rescaled (stretched) whose tiles come within ``EDGE_SHARE`` of its sides lies on grey
+#: with this many pixels around it. Without it a row of tiles filling the picture fills the input from edge to
+#: edge (a row 10 times as wide as high, rescaled, is an input of 512 x 64), and the detector, trained on
+#: windows where pictures end in grey, missed the tiles at the edges. On the 60 stretched rows cut from
+#: hk-photos/train (``scripts/stretched_rows.py``), model 20261204-s1-c2-d30-p30-n8000-6600x13871: margin 0 /
+#: 32 / 64 / 96 F1 0.852 / 0.901 / 0.913 / 0.916 (exact hands 3 / 22 / 23 / 23 of 24); synthetic phone photos
+#: seed 777 0.951 either way (a margin on every re-read, near a side or not: 0.949), the wider synthetic spread
+#: 0.814 / 0.812 / 0.811 / 0.811.
+REREAD_MARGIN = 64
+EDGE_SHARE = 0.02
 #: A tile whose likeliest class has a lower probability is read again turned half round (``classify``): on
 #: synthetic phone photos (seed 777) this corrected a tenth of the wrong codes for a few more milliseconds.
 SECOND_LOOK_BELOW = 0.8
@@ -269,13 +279,19 @@ class TileModel:
         }
 
     def find(
-        self, image: np.ndarray, shape: tuple[int, int] | None = None, threshold: float | None = None
+        self,
+        image: np.ndarray,
+        shape: tuple[int, int] | None = None,
+        threshold: float | None = None,
+        margin: int = 0,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (xyxy, pixels of ``image``) and detection scores, before the tiles are read.
 
-        shape: the detector input (height, width), multiples of 32; default the square the detector was
-        trained on, the photo squeezed to it. An input thinner than ``MIN_INPUT`` lies on a grey canvas.
+        shape: the picture's size at the detector (height, width), multiples of 32; default the square the
+        detector was trained on, the photo squeezed to it.
         threshold: the lowest detection score kept (default the model's).
+        margin: grey pixels (a multiple of 16) laid around the picture on every side; the picture also lies on
+        grey where it is thinner than ``MIN_INPUT``.
         The detector reads the input once, and once more for each of the model's ``flips``, averaging the
         outputs mirrored back.
         """
@@ -283,9 +299,10 @@ class TileModel:
         h, w = image.shape[:2]
         shape = shape or (self.input_size, self.input_size)
         small = _resize_to(image, shape)
-        if min(shape) < MIN_INPUT:
-            canvas = np.full((max(shape[0], MIN_INPUT), max(shape[1], MIN_INPUT), 3), 114, np.uint8)
-            canvas[: shape[0], : shape[1]] = small
+        if margin or min(shape) < MIN_INPUT:
+            height, width = (max(side + 2 * margin, MIN_INPUT) for side in shape)
+            canvas = np.full((height, width, 3), 114, np.uint8)
+            canvas[margin : margin + shape[0], margin : margin + shape[1]] = small
             small = canvas
         x = np.ascontiguousarray(small.transpose(2, 0, 1)[None], np.float32)
         heat, sides = self._run_detector(x)
@@ -299,7 +316,7 @@ class TileModel:
         boxes, scores = decode_heatmap(heat[0, 0], sides[0], self.stride, threshold, self.max_tiles)
         if len(boxes):
             keep = nms(boxes, scores, self.nms_iou)
-            boxes, scores = boxes[keep], scores[keep]
+            boxes, scores = boxes[keep] - margin, scores[keep]
         boxes = boxes * np.array([w / shape[1], h / shape[0], w / shape[1], h / shape[0]], np.float32)
         boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
         return boxes, scores
@@ -402,12 +419,14 @@ class TileModel:
         shape = (self.input_size, self.input_size)
         spent = {"detect": 0.0, "classify": 0.0}
 
-        def read(picture: np.ndarray, shape: tuple[int, int], offset: tuple[int, int], known=None) -> tuple:
-            """Boxes, classes and turns of one reading, its ``Detections``, and the boxes that hint at the
-            picture's stretch (``STRETCH_HINT_THRESHOLD``); tiles boxed alike in the reading ``known`` keep
-            what it read."""
+        def read(
+            picture: np.ndarray, shape: tuple[int, int], offset: tuple[int, int], known=None, margin: int = 0
+        ) -> tuple:
+            """Boxes, classes and turns of one reading (the picture at ``shape`` with ``margin`` around it), its
+            ``Detections``, and the boxes that hint at the picture's stretch (``STRETCH_HINT_THRESHOLD``); tiles
+            boxed alike in the reading ``known`` keep what it read."""
             t0 = time.perf_counter()
-            hints, det_scores = self.find(picture, shape, min(self.threshold, STRETCH_HINT_THRESHOLD))
+            hints, det_scores = self.find(picture, shape, min(self.threshold, STRETCH_HINT_THRESHOLD), margin)
             hints = hints + np.array([*offset, *offset], np.float32)
             sure = det_scores >= self.threshold
             boxes, det_scores = hints[sure], det_scores[sure]
@@ -427,8 +446,10 @@ class TileModel:
             return (boxes, probs, turns), self._readings(boxes, det_scores, probs, turns), hints
 
         readings = []
+        margin = 0
         for _ in range(3):
-            raw, reading, hints = read(image, shape, (0, 0))
+            raw, reading, hints = read(image, shape, (0, 0), margin=margin)
+            margin = REREAD_MARGIN if _touches_edge(hints, size) else 0
             readings.append((reading, shape, raw))
             next_shape = self.unstretched_shape(hints, shape, size)
             if next_shape is None or next_shape == shape:
@@ -462,6 +483,15 @@ class TileModel:
             orientation=orientation[idx].astype(np.int16),
             face_down=back[idx],
         )
+
+
+def _touches_edge(boxes: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether any box (xyxy) comes within ``EDGE_SHARE`` of a side of a picture of ``size`` (height, width)."""
+    h, w = size
+    if not len(boxes):
+        return False
+    near = np.array([EDGE_SHARE * w, EDGE_SHARE * h, (1 - EDGE_SHARE) * w, (1 - EDGE_SHARE) * h])
+    return bool(np.any(boxes[:, :2] <= near[:2]) or np.any(boxes[:, 2:] >= near[2:]))
 
 
 def _quality(reading: Detections) -> float:

@@ -21,6 +21,7 @@ from labelled import SAMPLE
 
 from vision.detector import (
     DEFAULT_MODEL_DIR,
+    REREAD_MARGIN,
     SECOND_LOOK_BELOW,
     STRETCH_HINT_THRESHOLD,
     TILE_ASPECT_RANGE,
@@ -28,6 +29,7 @@ from vision.detector import (
     ModelError,
     ModelNotFoundError,
     TileModel,
+    _touches_edge,
     box_iou,
     crop_tiles,
     decode_heatmap,
@@ -181,10 +183,11 @@ def test_weak_boxes_tell_a_stretch_that_too_few_sure_boxes_would_hide(model: Til
     thin = np.array([[x, 0, x + 10, 100] for x in range(0, 500, 50)], np.float32)
     thin_scores = np.array([0.5, 0.5] + [0.25] * 8, np.float32)
     usual = np.array([[x, 0, x + 40, 52] for x in range(0, 500, 50)], np.float32)
-    shapes = []
+    shapes, margins = [], []
 
-    def find(image, shape=None, threshold=None):
+    def find(image, shape=None, threshold=None, margin=0):
         shapes.append(shape)
+        margins.append(margin)
         boxes, scores = (thin, thin_scores) if shape == (512, 512) else (usual, np.full(10, 0.9, np.float32))
         keep = scores >= (model.threshold if threshold is None else threshold)
         return boxes[keep], scores[keep]
@@ -193,6 +196,47 @@ def test_weak_boxes_tell_a_stretch_that_too_few_sure_boxes_would_hide(model: Til
     assert model.threshold > 0.25 >= STRETCH_HINT_THRESHOLD
     model.detect(np.full((512, 512, 3), 128, np.uint8))
     assert shapes[:2] == [(512, 512), (64, 512)]
+    assert margins[:2] == [0, REREAD_MARGIN]  # the first box touches the picture's left side
+
+
+def test_a_stretched_row_filling_the_picture_is_read_again_on_a_grey_margin(model: TileModel, monkeypatch):
+    """A photo's row of tiles cut at the tiles' edges and stretched into a square: read again rescaled, the
+    row would fill the input from side to side; laid on grey, every tile is found."""
+    image = cv2.cvtColor(cv2.imread(str(SAMPLE / "images" / "row-flower.jpg")), cv2.COLOR_BGR2RGB)
+    h, w = image.shape[:2]
+    truth = read_yolo_labels(SAMPLE / "labels" / "row-flower.txt", w, h, read_classes(SAMPLE / "classes.json"))
+    x0, y0 = np.floor(truth.boxes[:, :2].min(axis=0)).astype(int)
+    x1, y1 = np.ceil(truth.boxes[:, 2:].max(axis=0)).astype(int)
+    side = 640
+    square = cv2.resize(image[y0:y1, x0:x1], (side, side), interpolation=cv2.INTER_LINEAR)
+    boxes = (truth.boxes - [x0, y0, x0, y0]) * np.array([side / (x1 - x0), side / (y1 - y0)] * 2)
+    located, right = _found(model.detect(square), boxes, truth.codes)
+    assert located == len(truth.codes) == 15 and right >= 13
+    monkeypatch.setattr("vision.detector.REREAD_MARGIN", 0)
+    located_bare, _ = _found(model.detect(square), boxes, truth.codes)
+    assert located_bare < located  # the bundled model: 13 of 15 without the margin
+
+
+def test_a_margin_around_the_input_leaves_the_boxes_in_the_pictures_pixels(model: TileModel, monkeypatch):
+    image = cv2.cvtColor(cv2.imread(str(SAMPLE / "images" / "row-flower.jpg")), cv2.COLOR_BGR2RGB)
+    inputs = []
+    run = model._run_detector
+    monkeypatch.setattr(model, "_run_detector", lambda x: inputs.append(x) or run(x))
+    plain, _ = model.find(image)
+    framed, _ = model.find(image, margin=64)
+    assert inputs[0].shape[2:] == (512, 512) and inputs[-1].shape[2:] == (640, 640)
+    assert np.all(inputs[-1][0, :, :64] == 114) and np.all(inputs[-1][0, :, :, -64:] == 114)
+    assert len(framed) >= len(plain) - 1 and np.median(box_iou(plain, framed).max(axis=1)) > 0.8
+    model.find(image, (64, 512), margin=16)  # thin: the canvas still reaches MIN_INPUT
+    assert inputs[-1].shape[2:] == (128, 544)
+
+
+def test_only_boxes_near_a_side_of_the_picture_touch_its_edge():
+    size = (100, 200)  # height, width
+    assert not _touches_edge(np.array([[10, 10, 190, 90]], np.float32), size)
+    assert _touches_edge(np.array([[3, 10, 50, 90]], np.float32), size)  # within 2 % of the left side
+    assert _touches_edge(np.array([[10, 10, 50, 99]], np.float32), size)  # the bottom
+    assert not _touches_edge(np.zeros((0, 4), np.float32), size)
 
 
 def test_tiles_still_too_wide_after_a_reread_are_read_again(model: TileModel):

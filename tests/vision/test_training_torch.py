@@ -228,8 +228,8 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     assert net.features[0][0].out_channels == 8 and net.classes.in_features == 48  # stages of 8, 16, 32, 48
     args = argparse.Namespace(work=tmp_path, resume=True)
     _save_stage(args, "classifier", {"width": 8}, net)
-    assert _load_stage(args, "classifier", {"width": 16}, 16) is None  # saved with other settings
-    again = _load_stage(args, "classifier", {"width": 8}, 8)
+    assert _load_stage(args, "classifier", {"width": 16}) is None  # saved with other settings
+    again = _load_stage(args, "classifier", {"width": 8})
     assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values(), strict=True))
 
 

@@ -290,7 +290,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "recipe": RECIPE_VERSION,
         "width": args.cls_width,
     }
-    classifier = _load_stage(args, "classifier", cls_key, args.cls_width)
+    classifier = _load_stage(args, "classifier", cls_key)
     if classifier is None:
         classifier = train_classifier(
             bank, shares, args.cls_steps, cls_seed, progress=_progress(bar), width=args.cls_width, **options
@@ -394,9 +394,9 @@ def _save_stage(args: argparse.Namespace, stage: str, key: dict, net) -> None:
     (args.work / f"{stage}.json").write_text(json.dumps(key))
 
 
-def _load_stage(args: argparse.Namespace, stage: str, key: dict, width: int = CLASSIFIER_WIDTH):
-    """The weights a previous run with the same settings saved for ``stage`` (a classifier ``width`` wide), when
-    ``--resume`` asks for them."""
+def _load_stage(args: argparse.Namespace, stage: str, key: dict):
+    """The weights a previous run with the same settings (``key``; a classifier's holds its width) saved for
+    ``stage``, when ``--resume`` asks for them."""
     import torch
 
     from vision.training.classification import NUM_OUTPUTS
@@ -405,7 +405,7 @@ def _load_stage(args: argparse.Namespace, stage: str, key: dict, width: int = CL
     weights, saved = args.work / f"{stage}.pt", args.work / f"{stage}.json"
     if not (args.resume and weights.is_file() and saved.is_file()) or json.loads(saved.read_text()) != key:
         return None
-    net = TileDetector() if stage == "detector" else TileClassifier(NUM_OUTPUTS, width)
+    net = TileDetector() if stage == "detector" else TileClassifier(NUM_OUTPUTS, key["width"])
     net.load_state_dict(torch.load(weights))
     print(f"{stage}: weights of an earlier run taken from {weights}")
     return net.eval()

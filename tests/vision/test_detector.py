@@ -274,8 +274,8 @@ def test_small_tiles_get_a_window_around_them_read_enlarged(model: TileModel):
 def test_a_hand_small_in_a_large_picture_is_read_again_enlarged(model: TileModel):
     """The synthetic hand shrunk to a third in a picture of the same size, filled with its table's colour: the
     reading at the detector's square sees tiles of about 11 pixels and misses half of them; the region holding
-    them, read enlarged, finds them (the bundled model and the one before it 14 of 16, read right; 7 without;
-    the model before those found 16). (Shrunk to half, the first reading
+    them, read enlarged, finds them (the bundled model 15 of 16, 14 read right, 6 without; the two before it 14
+    of 16, read right, 7 without; the model before those found 16). (Shrunk to half, the first reading
     already finds 14, leaving the enlarged one too little to gain for a test.)"""
     image, boxes, codes = _fixture("riichi_hand")
     h, w = image.shape[:2]
@@ -337,7 +337,7 @@ def test_reads_the_tiles_of_a_synthetic_hand(model: TileModel):
     # sets' backs are coloured, and a plain black face is the dark set's blank white dragon. The model before it
     # missed the flower 3f, overlapped in the top-left group (15 located, 13 right); the GPU model read all 16.
     assert located >= 0.85 * len(codes)
-    assert right >= 0.8 * len(codes)
+    assert right >= 0.85 * len(codes)
     assert set(timings) == {"detect", "classify"}
     assert np.all(found.boxes[:, :2] >= 0) and np.all(found.boxes[:, 2] <= image.shape[1])
     assert np.all((found.scores > 0) & (found.scores <= 1))

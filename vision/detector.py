@@ -501,7 +501,7 @@ def borrow(kept: Detections, others: list[Detections]) -> Detections:
     """``kept`` with the tiles of ``others`` scoring at least ``BORROW_SCORE`` where neither it nor a tile
     taken before boxed anything (IoU under ``BORROW_IOU``), the surest first; ordered by score."""
     candidates = [reading.subset(reading.scores >= BORROW_SCORE) for reading in others]
-    pool = _concat([kept, *candidates])
+    pool = Detections.concat([kept, *candidates])
     order = np.argsort(-pool.scores[len(kept) :], kind="stable") + len(kept)
     taken = list(range(len(kept)))
     for i in order:
@@ -509,17 +509,6 @@ def borrow(kept: Detections, others: list[Detections]) -> Detections:
             taken.append(int(i))
     chosen = np.array(taken, np.int64)
     return pool.subset(chosen[np.argsort(-pool.scores[chosen], kind="stable")])
-
-
-def _concat(readings: list[Detections]) -> Detections:
-    return Detections(
-        np.concatenate([r.boxes for r in readings]).astype(np.float32),
-        np.concatenate([r.scores for r in readings]).astype(np.float32),
-        np.concatenate([r.class_ids for r in readings]).astype(np.int64),
-        np.concatenate([r.rotated for r in readings]).astype(bool),
-        np.concatenate([r.orientation for r in readings]).astype(np.int16),
-        np.concatenate([r.face_down for r in readings]).astype(bool),
-    )
 
 
 def _touches_edge(boxes: np.ndarray, size: tuple[int, int]) -> bool:

@@ -58,6 +58,18 @@ class Detections:
     def codes(self) -> list[str]:
         return [CLASSES[i] for i in self.class_ids]
 
+    @staticmethod
+    def concat(parts: list[Detections]) -> Detections:
+        """The detections of ``parts`` one after the other."""
+        return Detections(
+            np.concatenate([p.boxes for p in parts]).astype(np.float32),
+            np.concatenate([p.scores for p in parts]).astype(np.float32),
+            np.concatenate([p.class_ids for p in parts]).astype(np.int64),
+            np.concatenate([p.rotated for p in parts]).astype(bool),
+            np.concatenate([p.orientation for p in parts]).astype(np.int16),
+            np.concatenate([p.face_down for p in parts]).astype(bool),
+        )
+
     def subset(self, mask: np.ndarray) -> Detections:
         """The detections selected by a boolean mask or an index array."""
         return Detections(

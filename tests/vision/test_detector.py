@@ -59,6 +59,11 @@ def _fixture(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return image, boxes, [CLASSES[int(c)] for c in rows[:, 0]]
 
 
+def _located(truth: np.ndarray, boxes: np.ndarray) -> int:
+    """How many labelled tiles (``truth``, xyxy) one of ``boxes`` overlaps with IoU >= 0.5."""
+    return int((box_iou(truth, boxes).max(axis=1) >= 0.5).sum()) if len(boxes) else 0
+
+
 def _found(found: Detections, boxes: np.ndarray, codes: list[str]) -> tuple[int, int]:
     """How many labelled tiles have a detection with IoU >= 0.5, and how many of those read the right code."""
     if len(found) == 0:
@@ -172,7 +177,7 @@ def test_a_stretched_photo_is_read_again_and_its_tiles_found(model: TileModel):
     hints = model.find(stretched, threshold=STRETCH_HINT_THRESHOLD)[0]  # what tells a stretch, as detect() reads it
     assert model.unstretched_shape(hints, (model.input_size,) * 2, (h, w)) is not None
     once = model.find(stretched)[0]
-    located_once = int((box_iou(boxes, once).max(axis=1) >= 0.5).sum()) if len(once) else 0
+    located_once = _located(boxes, once)
     located, right = _found(model.detect(stretched), boxes, truth.codes)
     assert located_once < len(truth.codes) / 2
     assert located >= 0.8 * len(truth.codes) and right >= 0.7 * len(truth.codes)
@@ -295,9 +300,9 @@ def test_a_hand_small_in_a_large_picture_is_read_again_enlarged(model: TileModel
     assert zoom is not None
     (x1, y1, x2, y2), zoom_shape = zoom
     enlarged = model.find(np.ascontiguousarray(canvas[y1:y2, x1:x2]), zoom_shape)[0] + np.float32([x1, y1, x1, y1])
-    located_once = int((box_iou(placed, once).max(axis=1) >= 0.5).sum()) if len(once) else 0
+    located_once = _located(placed, once)
     assert located_once < 0.5 * len(codes)
-    assert (box_iou(placed, enlarged).max(axis=1) >= 0.5).sum() >= 0.85 * len(codes)
+    assert _located(placed, enlarged) >= 0.85 * len(codes)
     located, right = _found(model.detect(canvas), placed, codes)
     assert located > located_once and right > located_once
 

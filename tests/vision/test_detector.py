@@ -26,6 +26,7 @@ from vision.detector import (
     SECOND_LOOK_BELOW,
     STRETCH_HINT_THRESHOLD,
     TILE_ASPECT_RANGE,
+    TWIN_IOU,
     ZOOM_MAX_INPUT,
     ModelError,
     ModelNotFoundError,
@@ -35,6 +36,7 @@ from vision.detector import (
     box_iou,
     crop_tiles,
     decode_heatmap,
+    drop_twins,
     local_peaks,
     nms,
 )
@@ -324,6 +326,17 @@ def test_the_reading_kept_takes_the_sure_tiles_only_another_found():
     assert out.codes == ["5m", "1m"] and out.scores.tolist() == pytest.approx([0.8, 0.6])
     assert out.rotated.tolist() == [True, False] and out.orientation.tolist() == [90, 0]
     assert len(borrow(kept, [])) == 1 and len(borrow(Detections(), [second])) == 1
+
+
+def test_a_tile_boxed_twice_under_one_code_is_given_once():
+    """``drop_twins``: of two boxes of one code overlapping with IoU at least ``TWIN_IOU`` the surer stays;
+    boxes of another code, or overlapping less (tiles lying over each other), all stay, in their order."""
+    boxes = np.float32([[0, 0, 10, 10], [0, 3, 10, 13], [0, 0, 10, 10], [50, 0, 60, 10], [50, 7, 60, 17]])
+    assert box_iou(boxes[:1], boxes[1:2])[0, 0] >= TWIN_IOU > box_iou(boxes[3:4], boxes[4:5])[0, 0]
+    found = Detections(boxes, np.float32([0.5, 0.9, 0.8, 0.7, 0.6]), np.array([4, 4, 5, 4, 4]), np.zeros(5, bool))
+    out = drop_twins(found)
+    assert out.boxes.tolist() == boxes[1:].tolist() and out.codes == ["5m", "6m", "5m", "5m"]
+    assert len(drop_twins(Detections())) == 0 and len(drop_twins(found.subset(np.array([0])))) == 1
 
 
 def test_crops_are_resized_with_margin_and_padded_at_the_border():

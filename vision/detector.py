@@ -172,15 +172,19 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     """Indices of the boxes kept by greedy non-maximum suppression, best first."""
-    order = np.argsort(-scores)
+    return _greedy_keep(np.argsort(-scores), box_iou(boxes, boxes) > iou)
+
+
+def _greedy_keep(order: np.ndarray, suppresses: np.ndarray) -> np.ndarray:
+    """The indices of ``order`` kept one after the other, each unless one kept before it suppresses it
+    (``suppresses``, N x N, symmetric), in that order."""
     keep: list[int] = []
-    overlaps = box_iou(boxes, boxes)
-    suppressed = np.zeros(len(boxes), bool)
+    suppressed = np.zeros(len(suppresses), bool)
     for i in order:
         if suppressed[i]:
             continue
         keep.append(int(i))
-        suppressed |= overlaps[i] > iou
+        suppressed |= suppresses[i]
     return np.array(keep, np.int64)
 
 
@@ -526,15 +530,9 @@ def borrow(kept: Detections, others: list[Detections]) -> Detections:
 def drop_twins(detections: Detections) -> Detections:
     """``detections`` without each tile that a surer one of the same code boxes with IoU at least ``TWIN_IOU``
     (one tile boxed twice); the order is kept."""
-    if len(detections) < 2:
-        return detections
-    overlap = box_iou(detections.boxes, detections.boxes)
     same = detections.class_ids[:, None] == detections.class_ids[None, :]
-    kept: list[int] = []
-    for i in np.argsort(-detections.scores, kind="stable"):
-        if not any(same[i, j] and overlap[i, j] >= TWIN_IOU for j in kept):
-            kept.append(int(i))
-    return detections.subset(np.sort(np.array(kept, np.int64)))
+    twins = same & (box_iou(detections.boxes, detections.boxes) >= TWIN_IOU)
+    return detections.subset(np.sort(_greedy_keep(np.argsort(-detections.scores, kind="stable"), twins)))
 
 
 def _touches_edge(boxes: np.ndarray, size: tuple[int, int]) -> bool:

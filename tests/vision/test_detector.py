@@ -383,9 +383,9 @@ def test_reads_the_tiles_of_a_synthetic_hand(model: TileModel):
     # 20261205-s1-c2-d30-p30-n8000-20000x22000-w32: 16 of 16 located and read right, the two black backs of
     # this renderer-version-2 picture scoring 0.53 and 0.51 (…-14000x22000: 16 of 16, 0.48 and 0.47). Since
     # version 5 the training sets' backs are coloured, and a plain black face is the dark set's blank white
-    # dragon: the model before …-14000x22000 read one back
-    # 5z (15 right), the one before that both (14 right); the one before that missed the flower 3f, overlapped
-    # in the top-left group (15 located, 13 right); the GPU model read all 16.
+    # dragon: the model before …-14000x22000 read one back 5z (15 right), the one before that both (14 right);
+    # the one before that missed the flower 3f, overlapped in the top-left group (15 located, 13 right); the
+    # GPU model read all 16.
     assert located >= 0.85 * len(codes)
     assert right >= 0.85 * len(codes)
     assert set(timings) == {"detect", "classify"}

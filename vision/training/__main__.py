@@ -341,10 +341,9 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         # (12-megapixel median 68 -> 81 -> 93 ms); a fourth reading turned half round 0.945 for 15 ms more.
         # threshold (detection score) and min_score (the floor: tiles scoring lower, detection score times class
         # probability, are left out; mostly fragments and misplaced boxes), chosen on that set for each bundled
-        # model (MODEL_CARD.md). Model 20261205-s1-c2-d30-p30-n8000-20000x22000-w32: thresholds 0.35 / 0.4 / 0.45 /
-        # 0.5 with floor 0.25 give F1 0.964 / 0.967 / 0.969 / 0.968; with threshold 0.45, floors 0.2 / 0.25 / 0.3
-        # give 0.970 / 0.969 / 0.968, and the floor 0.2 reads the test-seed phone photos, the spread and the
-        # printed sets worse
+        # model (MODEL_CARD.md). Model 20261205-s1-c2-d30-p30-n8000-20000x30000-w32: thresholds 0.4 / 0.45 / 0.5
+        # with floor 0.25 give F1 0.9697 / 0.9719 / 0.9704; with threshold 0.45, floors 0.2 / 0.25 / 0.3 give
+        # 0.9712 / 0.9719 / 0.9717
         "detector": {"threshold": 0.45, "nms_iou": 0.6, "max_tiles": 300, "flips": ["horizontal", "vertical"]},
         "classifier": {"margin": RUNTIME_MARGIN, "reject": 0.5, "min_score": 0.25, "batch": 32},
     }

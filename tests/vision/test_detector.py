@@ -287,11 +287,11 @@ def test_a_hand_small_in_a_large_picture_is_read_again_enlarged(model: TileModel
     boxes 7 of 16, the enlarged one all 16, and the answer has 15 read right: the flower 3f half under the 6f is
     read 6f, as at full size. The model before it, the same detector with its classifier trained 22,000 batches
     instead of 30,000, read all 16 right; so did the one before that, whose detector trained 14,000 batches
-    instead of 20,000, from 6 of 16. The one before that, whose
-    classifier trained 14,000 batches instead of 22,000, kept the first reading, its tiles scoring higher on
-    average, and took the enlarged one's sure tiles where it had none (``borrow``): 11 located, 10 read right;
-    the models before that kept the enlarged reading: 14 or 15 of 16. Shrunk to half, the first reading already
-    finds most, leaving the enlarged one too little to gain for a test.)"""
+    instead of 20,000, from 6 of 16. The one before that, whose classifier trained 14,000 batches instead of
+    22,000, kept the first reading, its tiles scoring higher on average, and took the enlarged one's sure tiles
+    where it had none (``borrow``): 11 located, 10 read right; the models before that kept the enlarged
+    reading: 14 or 15 of 16. Shrunk to half, the first reading already finds most, leaving the enlarged one too
+    little to gain for a test.)"""
     image, boxes, codes = _fixture("riichi_hand")
     h, w = image.shape[:2]
     small = cv2.resize(image, (w // 3, h // 3), interpolation=cv2.INTER_AREA)

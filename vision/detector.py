@@ -1,6 +1,6 @@
 """The tile model at run time: find the tiles in a photo and read each one (onnxruntime on the CPU).
 
-Two networks, in ``models/`` beside their description ``model.json``:
+The networks, in ``models/`` beside their description ``model.json``:
 
 1. the detector sees the whole photo squeezed to a small square (512 x 512 by default; the stretch is the
    same one the real training photos had) and marks the centre and the box of every tile; where the tiles
@@ -10,7 +10,8 @@ Two networks, in ``models/`` beside their description ``model.json``:
 2. the classifier reads each tile cut from the photo at its own resolution (so a 12-megapixel photo gives
    sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
    and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
-   second time turned half round.
+   second time turned half round. A model may hold several classifiers (``model.json``: ``classifier.files``),
+   trained for different numbers of batches: each reads every crop and their probabilities are averaged.
 
 The detector may read its input also mirrored (``model.json``: ``detector.flips``; it was trained on tiles
 turned and mirrored every way) and average its outputs mirrored back: fewer missed and misplaced boxes for
@@ -113,6 +114,16 @@ class ModelNotFoundError(FileNotFoundError):
 
 class ModelError(RuntimeError):
     """The model files exist but cannot be used (corrupt, or from an incompatible version)."""
+
+
+def classifier_files(meta: dict[str, Any]) -> list[str]:
+    """The classifier files a model description (``model.json``) names: ``classifier.files``, or the one
+    ``classifier.file`` of model folders from before several classifiers."""
+    cls = meta["classifier"]
+    files = cls["files"] if "files" in cls else [cls["file"]]
+    if not files or not all(isinstance(name, str) for name in files):
+        raise TypeError("classifier.files must list one file name or more")
+    return list(files)
 
 
 def _resize_to(image: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -245,7 +256,7 @@ class TileModel:
         self.min_score = float(cls.get("min_score", 0.0))
         self.batch = int(cls.get("batch", 32))
         self._detector = self._session(self.model_dir / det["file"])
-        self._classifier = self._session(self.model_dir / cls["file"])
+        self._classifiers = [self._session(self.model_dir / name) for name in classifier_files(self.meta)]
 
     @staticmethod
     def describe(model_dir: Path | None = None) -> dict[str, Any]:
@@ -259,7 +270,7 @@ class TileModel:
             )
         try:
             meta = json.loads(path.read_text())
-            files = [meta["detector"]["file"], meta["classifier"]["file"]]
+            files = [meta["detector"]["file"], *classifier_files(meta)]
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
             raise ModelError(f"{path} is not a tile model description: {exc}") from exc
         missing = [name for name in files if not (folder / name).is_file()]
@@ -291,12 +302,12 @@ class TileModel:
     @property
     def info(self) -> dict[str, Any]:
         """Name, version, classes and files of the model, for ``/healthz`` and reports."""
-        det, cls = self.meta["detector"], self.meta["classifier"]
+        det = self.meta["detector"]
         return {
             "name": self.meta["name"],
             "version": self.meta["version"],
             "classes": list(CLASSES),
-            "files": [det["file"], cls["file"]],
+            "files": [det["file"], *classifier_files(self.meta)],
             "detector_input": self.input_size,
             "detector_flips": list(self.flips),
             "classifier_input": self.crop_size,
@@ -415,16 +426,17 @@ class TileModel:
         return classes, turns
 
     def _classify_crops(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The classifier's two outputs for crops (N, 3, size, size), in batches."""
+        """The two outputs for crops (N, 3, size, size), in batches, averaged over the model's classifiers."""
         n = len(crops)
         classes = np.zeros((n, len(CLASSES) + 1), np.float32)
         turns = np.zeros((n, 4), np.float32)
-        name = self._classifier.get_inputs()[0].name
-        for start in range(0, n, self.batch):
-            c, o = self._classifier.run(None, {name: crops[start : start + self.batch]})
-            classes[start : start + len(c)] = c
-            turns[start : start + len(c)] = o
-        return classes, turns
+        for classifier in self._classifiers:
+            name = classifier.get_inputs()[0].name
+            for start in range(0, n, self.batch):
+                c, o = classifier.run(None, {name: crops[start : start + self.batch]})
+                classes[start : start + len(c)] += c
+                turns[start : start + len(c)] += o
+        return classes / len(self._classifiers), turns / len(self._classifiers)
 
     def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:
         """Every tile in an RGB uint8 picture (H, W, 3) of any size, in its pixels.

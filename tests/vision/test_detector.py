@@ -484,6 +484,62 @@ def test_unsure_tiles_are_read_a_second_time_turned_half_round(model: TileModel)
     assert np.mean(turned_back == np.argmax(first_turns, axis=1)) >= 0.6  # 12 of 16 here; chance 0.25
 
 
+class _FixedClassifier:
+    """A classifier session giving every crop the same class and turn probabilities."""
+
+    def __init__(self, classes: list[float], turns: list[float]) -> None:
+        self.classes, self.turns = np.array(classes, np.float32), np.array(turns, np.float32)
+
+    def get_inputs(self) -> list[SimpleNamespace]:
+        return [SimpleNamespace(name="crops")]
+
+    def run(self, _outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feeds["crops"])
+        return [np.tile(self.classes, (n, 1)), np.tile(self.turns, (n, 1))]
+
+
+def test_the_outputs_of_several_classifiers_are_averaged(model: TileModel, monkeypatch):
+    sure = np.eye(len(CLASSES) + 1)[CLASSES.index("5m")]
+    split = np.full(len(CLASSES) + 1, 0.0)
+    split[[CLASSES.index("5m"), CLASSES.index("6m")]] = [0.3, 0.7]
+    members = [_FixedClassifier(sure.tolist(), [1, 0, 0, 0]), _FixedClassifier(split.tolist(), [0, 0, 1, 0])]
+    monkeypatch.setattr(model, "_classifiers", members)
+    monkeypatch.setattr(model, "batch", 2)  # three crops: two batches for each classifier
+    classes, turns = model._classify_crops(np.zeros((3, 3, model.crop_size, model.crop_size), np.float32))
+    np.testing.assert_allclose(classes, np.tile((sure + split) / 2, (3, 1)), atol=1e-6)
+    np.testing.assert_allclose(turns, np.tile([0.5, 0, 0.5, 0], (3, 1)), atol=1e-6)
+    assert classes[:, CLASSES.index("5m")].tolist() == pytest.approx([0.65] * 3)  # 5m, which one alone loses
+
+
+def test_a_model_names_its_classifier_files_and_older_folders_their_one_file(tmp_path: Path):
+    shipped = json.loads((DEFAULT_MODEL_DIR / "model.json").read_text())
+    files = shipped["classifier"]["files"]
+    assert files[0] == "tile_classifier.onnx" and len(set(files)) == len(files)
+
+    def one_file(meta: dict) -> None:  # as model.json was before several classifiers
+        meta["classifier"]["file"] = meta["classifier"].pop("files")[0]
+
+    (tmp_path / "older").mkdir()
+    one = TileModel(_shipped_model_described_otherwise(tmp_path / "older", one_file), threads=1)
+    assert len(one._classifiers) == 1 and one.info["files"] == ["tile_detector.onnx", files[0]]
+    (tmp_path / "twice").mkdir()
+    twice = _shipped_model_described_otherwise(
+        tmp_path / "twice", lambda meta: meta["classifier"].update(files=[files[0], files[0]])
+    )
+    image, boxes, _ = _fixture("riichi_hand")
+    crops = crop_tiles(image, boxes, one.crop_size, one.margin)
+    alone, doubled = one._classify_crops(crops), TileModel(twice, threads=1)._classify_crops(crops)
+    np.testing.assert_allclose(doubled[0], alone[0], atol=1e-6)  # one classifier averaged with itself
+    missing = _shipped_model_described_otherwise(
+        tmp_path, lambda meta: meta["classifier"].update(files=[files[0], "tile_classifier-9.onnx"])
+    )
+    with pytest.raises(ModelNotFoundError, match="tile_classifier-9.onnx"):
+        TileModel.describe(missing)
+    empty = _shipped_model_described_otherwise(tmp_path, lambda meta: meta["classifier"].update(files=[]))
+    with pytest.raises(ModelError, match="classifier.files must list one file name or more"):
+        TileModel.describe(empty)
+
+
 def test_a_large_photo_gives_the_same_tiles_in_its_pixels(model: TileModel):
     image, boxes, codes = _fixture("riichi_hand")
     scale = 4032 / image.shape[1]

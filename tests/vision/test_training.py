@@ -216,6 +216,24 @@ def test_the_training_command_takes_the_dark_face_share_as_a_share(capsys: pytes
         assert "is not a share from 0 to 1" in capsys.readouterr().err
 
 
+def test_each_classifier_of_the_training_command_has_its_stage_and_a_length_given_again_another_seed():
+    from vision.training.__main__ import build_parser, classifier_runs
+
+    parser = build_parser()
+    assert parser.parse_args(["--data", "d", "--out", "o"]).cls_steps == [11000]
+    steps = parser.parse_args(["--data", "d", "--out", "o", "--cls-steps", "30000", "36000", "30000"]).cls_steps
+    runs = classifier_runs(steps, 1234)
+    assert [(stage, length, draw) for stage, length, _, draw in runs] == [
+        ("classifier-30000", 30000, 0),
+        ("classifier-36000", 36000, 0),
+        ("classifier-30000-2", 30000, 1),
+    ]
+    seeds = [seed for _, _, seed, _ in runs]
+    # the first of each length keeps the command's seed (a model adding classifiers keeps its first ones)
+    assert seeds[:2] == [1234, 1234] and seeds[2] != 1234
+    assert classifier_runs(steps, 1234) == runs and classifier_runs(steps, 99)[2][2] != seeds[2]
+
+
 def test_orientation_counts_quarter_turns_clockwise():
     upright = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float)  # TL TR BR BL, image y down
     assert synth._orientation(upright) == 0

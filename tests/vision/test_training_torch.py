@@ -163,7 +163,7 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
     bank = CropBank.concat(
         [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
     )
-    classifier = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, bf16=bf16)
+    classifiers = [train_classifier(bank, {1: 0.8, 2: 0.2}, steps, seed=0, batch=8, bf16=bf16) for steps in (2, 3)]
     settings = {
         "detector": {"threshold": 0.001, "nms_iou": 0.6, "max_tiles": 50},
         "classifier": {"margin": 0.1, "reject": 1.1, "batch": 8},
@@ -171,24 +171,39 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
     crops = np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes])
     (tmp_path / "model.json").write_text("the model already there")
     with pytest.raises(ExportError, match="8-bit classifier agrees"):
-        export_models(detector, classifier, tmp_path, 256, settings, [scenes[0].image], {}, crops, 1.01)
+        export_models(detector, classifiers, tmp_path, 256, settings, [scenes[0].image], {}, crops, 1.01)
     # a failed export leaves the folder as it was: no file of the new model, no staging folder
     assert [path.name for path in tmp_path.iterdir()] == ["model.json"]
     assert (tmp_path / "model.json").read_text() == "the model already there"
     # two training steps leave the classes nearly even, so the int8 network need not agree with this one
     samples = [scenes[0].image]
-    meta = export_models(detector, classifier, tmp_path, 256, settings, samples, {"version": "test"}, crops, 0)
+    meta = export_models(detector, classifiers, tmp_path, 256, settings, samples, {"version": "test"}, crops, 0)
     assert meta["export"]["max_diff_vs_torch"]["detector"] < 2e-3
     int8 = meta["export"]["classifier_int8"]
-    assert int8["calibration_crops"] + int8["checked_crops"] == len(crops) and 0 <= int8["agreement"] <= 1
-    ops = {node.op_type for node in onnx.load(str(tmp_path / "tile_classifier.onnx")).graph.node}
-    assert "QuantizeLinear" in ops and "DequantizeLinear" in ops
+    assert int8["calibration_crops"] + int8["checked_crops"] == len(crops)
+    assert len(int8["agreement"]) == 2 and all(0 <= share <= 1 for share in int8["agreement"])
+    files = ["tile_classifier.onnx", "tile_classifier-2.onnx"]
+    assert meta["classifier"]["files"] == files
+    for name in files:
+        ops = {node.op_type for node in onnx.load(str(tmp_path / name)).graph.node}
+        assert "QuantizeLinear" in ops and "DequantizeLinear" in ops
     assert not list(tmp_path.glob("*.float.onnx"))
     model = TileModel(tmp_path, threads=1)
-    assert model.info["version"] == "test"
+    assert model.info["version"] == "test" and model.info["files"] == ["tile_detector.onnx", *files]
     found = model.detect(scenes[1].image)
     assert 1 <= len(found) <= 50
     assert found.boxes.shape == (len(found), 4) and found.orientation.shape == (len(found),)
+    # the two classifiers differ, and the runtime reads the mean of their probabilities
+    alone = [model._session(tmp_path / name).run(None, {"crops": crops[:4]})[0] for name in files]
+    assert not np.allclose(alone[0], alone[1])
+    np.testing.assert_allclose(model._classify_crops(crops[:4])[0], (alone[0] + alone[1]) / 2, atol=1e-6)
+    # a model of one classifier exported over it leaves no file of the second behind
+    export_models(detector, classifiers[:1], tmp_path, 256, settings, samples, {"version": "one"}, crops, 0)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "model.json",
+        "tile_classifier.onnx",
+        "tile_detector.onnx",
+    ]
 
 
 def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: synth.FacePool):
@@ -216,7 +231,7 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     import torch
 
     from vision.training.__main__ import _load_stage, _save_stage
-    from vision.training.classification import train_classifier
+    from vision.training.classification import evaluate_bank, train_classifier
 
     torch.set_num_threads(1)
     rng = np.random.default_rng(4)
@@ -226,6 +241,8 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     )
     net = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)
     assert net.features[0][0].out_channels == 8 and net.classes.in_features == 48  # stages of 8, 16, 32, 48
+    # the check of the training command: one classifier averaged with itself scores as it does alone
+    assert evaluate_bank([net, net], bank) == evaluate_bank([net], bank)
     args = argparse.Namespace(work=tmp_path, resume=True)
     _save_stage(args, "classifier", {"width": 8}, net)
     assert _load_stage(args, "classifier", {"width": 16}) is None  # saved with other settings
@@ -233,7 +250,7 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values(), strict=True))
 
 
-def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thin_classifiers(
+def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thin_or_empty_classifiers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
     import torch
@@ -247,6 +264,9 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-width", "2"])
     assert stop.value.code == 2 and "--cls-width 2: give 4 channels or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-steps", "300", "0"])
+    assert stop.value.code == 2 and "--cls-steps 300 0: give 1 or more batches" in capsys.readouterr().err
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
     for device, message in refused:  # refused before any data is read
         assert main([*where, "--device", device]) == 2

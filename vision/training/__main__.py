@@ -3,9 +3,9 @@
 DATA_DIR is the shared data folder (``hk-photos/train``, ``hk-crops``, ``art-riichi-cc0``,
 ``art-riichi-flowers-ccby``); ``hk-photos/valid`` is never read. Some synthetic sets are printed from the Chinese and
 Japanese fonts under ``--fonts`` (``vision/training/faces.py``). The steps, each with a progress bar:
-render synthetic scenes, train the detector, cut the crops, train the classifier, export both networks to
-ONNX (checked against torch; the classifier quantised to 8 bits) with ``model.json``, and measure both on
-synthetic scenes rendered apart.
+render synthetic scenes, train the detector, cut the crops, train the classifier (one for each number of
+``--cls-steps``; the runtime averages their outputs), export the networks to ONNX (checked against torch; the
+classifiers quantised to 8 bits) with ``model.json``, and measure them on synthetic scenes rendered apart.
 """
 
 from __future__ import annotations
@@ -62,7 +62,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--scenes", type=int, default=4000, help="synthetic scenes to render (default 4000)")
     parser.add_argument("--det-steps", type=int, default=7000, help="detector batches of 16 (default 7000)")
-    parser.add_argument("--cls-steps", type=int, default=11000, help="classifier batches of 128 (default 11000)")
+    parser.add_argument(
+        "--cls-steps",
+        type=int,
+        nargs="+",
+        default=[11000],
+        help="classifier batches of 128 (default 11000); several numbers train one classifier for each, and the "
+        "runtime averages their outputs (a number given again trains another classifier as long from another seed)",
+    )
     parser.add_argument(
         "--cls-width",
         type=int,
@@ -152,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
     if args.cls_width < 4:
         parser.error(f"--cls-width {args.cls_width}: give 4 channels or more")
+    if min(args.cls_steps) < 1:
+        parser.error(f"--cls-steps {' '.join(map(str, args.cls_steps))}: give 1 or more batches for each classifier")
     if (args.out / "model.json").exists() and not args.force:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
@@ -282,21 +291,25 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     bank = CropBank.concat(banks)
     del banks
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
-    bar = _bar(args.cls_steps, "train classifier")
-    cls_key = {
-        **scenes_key,
-        "steps": args.cls_steps,
-        "precision": precision,
-        "recipe": RECIPE_VERSION,
-        "width": args.cls_width,
-    }
-    classifier = _load_stage(args, "classifier", cls_key)
-    if classifier is None:
-        classifier = train_classifier(
-            bank, shares, args.cls_steps, cls_seed, progress=_progress(bar), width=args.cls_width, **options
-        )
-        _save_stage(args, "classifier", cls_key, classifier)
-    bar.close()
+    classifiers = []
+    for number, (stage, steps, seed, draw) in enumerate(classifier_runs(args.cls_steps, cls_seed), 1):
+        bar = _bar(steps, f"train classifier {number}/{len(args.cls_steps)}")
+        cls_key = {
+            **scenes_key,
+            "steps": steps,
+            "draw": draw,
+            "precision": precision,
+            "recipe": RECIPE_VERSION,
+            "width": args.cls_width,
+        }
+        classifier = _load_stage(args, stage, cls_key)
+        if classifier is None:
+            classifier = train_classifier(
+                bank, shares, steps, seed, progress=_progress(bar), width=args.cls_width, **options
+            )
+            _save_stage(args, stage, cls_key, classifier)
+        bar.close()
+        classifiers.append(classifier)
 
     print("checking on synthetic scenes rendered apart from the training scenes")
     check_pictures, check_banks = [], []
@@ -306,14 +319,14 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         check_banks.append(bank_from_image(scene.image, scene.boxes, scene.class_ids, scene.orientation, 1))
     figures = {
         "synthetic_detection": detection_f1(as_numpy_detector(detector), check_pictures),
-        "synthetic_classification": evaluate_bank(classifier, CropBank.concat(check_banks)),
+        "synthetic_classification": evaluate_bank(classifiers, CropBank.concat(check_banks)),
     }
     training = {
         # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector x classifier
-        # steps, classifier width
+        # steps (those of each classifier joined by +), classifier width
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
-        + f"-n{args.scenes}-{args.det_steps}x{args.cls_steps}-w{args.cls_width}",
+        + f"-n{args.scenes}-{args.det_steps}x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -350,12 +363,28 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
     crops_int8 = _int8_crops(real)
     try:
-        meta = export_models(detector, classifier, args.out, DETECT_SIZE, settings, samples, training, crops_int8)
+        meta = export_models(detector, classifiers, args.out, DETECT_SIZE, settings, samples, training, crops_int8)
     except ExportError as exc:
         print(f"error: {exc}; {args.out} is left as it was, the trained networks are in {args.work}", file=sys.stderr)
         return 1
     print(json.dumps({"out": str(args.out), "export": meta["export"], **figures}, indent=1))
     return 0
+
+
+def classifier_runs(cls_steps: list[int], seed: int) -> list[tuple[str, int, int, int]]:
+    """The classifiers ``--cls-steps`` asks for: each one's stage name in the work folder, batches, seed and draw.
+
+    The first classifier of each length trains from ``seed`` (the training command's classifier stream), so a
+    model adding classifiers keeps its first one; a length given again (its draw 1, 2, ...) trains from a seed
+    of its own, other initial weights and batches. Each is a stage of its own (``classifier-STEPS``, then
+    ``classifier-STEPS-2`` and on): a run adding a classifier resumes the others from ``--work``.
+    """
+    runs = []
+    for number, steps in enumerate(cls_steps):
+        draw = cls_steps[:number].count(steps)
+        own = seed if draw == 0 else int(np.random.SeedSequence([seed, draw]).generate_state(1)[0])
+        runs.append((f"classifier-{steps}" + (f"-{draw + 1}" if draw else ""), steps, own, draw))
+    return runs
 
 
 def _int8_crops(real: list, photos: int = 120, per_photo: int = 8) -> np.ndarray:

@@ -275,8 +275,9 @@ def train_classifier(
     return net.eval().cpu()
 
 
-def evaluate_bank(net: TileClassifier, bank: CropBank, batch: int = 256) -> dict[str, float]:
-    """Class accuracy and orientation accuracy (where known, face-up tiles) on centred crops of a bank."""
+def evaluate_bank(nets: list[TileClassifier], bank: CropBank, batch: int = 256) -> dict[str, float]:
+    """Class accuracy and orientation accuracy (where known, face-up tiles) on centred crops of a bank, of the
+    classifiers' probabilities averaged (as the runtime averages them)."""
     correct = total = o_correct = o_total = 0
     inner = BANK_SIZE / (1 + 2 * BANK_MARGIN)
     window = inner * (1 + 2 * RUNTIME_MARGIN)
@@ -286,7 +287,9 @@ def evaluate_bank(net: TileClassifier, bank: CropBank, batch: int = 256) -> dict
         box = np.array([[lo, lo, lo + window, lo + window]] * len(crops), np.float32)
         images = np.stack([crop_tiles(c, box[:1], CROP, 0.0)[0] for c in crops])
         with torch.no_grad():
-            c, o = net(torch.from_numpy(images))
+            outputs = [net(torch.from_numpy(images)) for net in nets]
+        c = sum(torch.softmax(classes, dim=1) for classes, _ in outputs)
+        o = sum(torch.softmax(turns, dim=1) for _, turns in outputs)
         ids = bank.class_ids[start : start + batch]
         correct += int((c.argmax(1).numpy() == ids).sum())
         total += len(ids)

@@ -1,6 +1,7 @@
-"""ONNX export of the two networks, checked against torch, and the model description ``model.json``.
+"""ONNX export of the detector and the classifiers, checked against torch, and the model description ``model.json``.
 
-The classifier is stored quantised to 8-bit integers (static, per-channel weights, calibrated on real tile
+A model holds one classifier or several (trained for different numbers of batches), whose outputs the runtime
+averages. Each classifier is stored quantised to 8-bit integers (static, per-channel weights, calibrated on real tile
 crops cut as the runtime cuts them): it reads a crop about 2.5 times as fast as in float32 on the 2-core
 machine and gives the float network's class on 99.6 % of the real crops held apart for the bundled model (the
 agreement of each model is in its `model.json`, `export.classifier_int8`).
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from vision.detector import MODEL_JSON
+from vision.detector import MODEL_JSON, classifier_files
 from vision.training.nets import CROP, STRIDE, ClassifierExport, DetectorExport, TileClassifier, TileDetector
 from vision.types import CLASSES
 
@@ -118,9 +119,24 @@ def quantize_classifier(
     return agreement
 
 
+def classifier_names(count: int) -> list[str]:
+    """The file names of a model's ``count`` classifiers: ``tile_classifier.onnx``, then
+    ``tile_classifier-2.onnx`` and on."""
+    stem, suffix = CLASSIFIER_FILE.rsplit(".", 1)
+    return [CLASSIFIER_FILE, *(f"{stem}-{number}.{suffix}" for number in range(2, count + 1))]
+
+
+def _classifier_files_of(folder: Path) -> list[str]:
+    """The classifier files the model in ``folder`` names (none where it holds no readable model)."""
+    try:
+        return [Path(name).name for name in classifier_files(json.loads((folder / MODEL_JSON).read_text()))]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
 def export_models(
     detector: TileDetector,
-    classifier: TileClassifier,
+    classifiers: list[TileClassifier],
     out_dir: Path,
     detect_size: int,
     settings: dict[str, Any],
@@ -129,10 +145,11 @@ def export_models(
     crops: np.ndarray,
     min_agreement: float = MIN_INT8_AGREEMENT,
 ) -> dict[str, Any]:
-    """Write both ONNX files and ``model.json`` into ``out_dir``; check each file against torch on real
-    pictures (``samples``: RGB uint8 arrays) and random inputs. The classifier is then quantised
-    (``quantize_classifier``), calibrated on the first half of ``crops`` (real tile crops (N, 3, CROP, CROP)
-    float32, as ``vision.detector.crop_tiles`` cuts them) and checked on the second half (``min_agreement``).
+    """Write the ONNX files (the detector, each classifier: ``classifier_names``) and ``model.json`` into
+    ``out_dir``; check each file against torch on real pictures (``samples``: RGB uint8 arrays) and random
+    inputs. Each classifier is then quantised (``quantize_classifier``), calibrated on the first half of
+    ``crops`` (real tile crops (N, 3, CROP, CROP) float32, as ``vision.detector.crop_tiles`` cuts them) and
+    checked on the second half (``min_agreement``).
     The files are written to a folder of their own inside ``out_dir`` and moved into place only once every
     check has passed, so a failed export (ExportError) leaves a model already there as it was. Returns the
     description written."""
@@ -140,8 +157,7 @@ def export_models(
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=".export-") as folder:
         staging = Path(folder)
         det = DetectorExport(detector).eval()
-        cls = ClassifierExport(classifier).eval()
-        det_path, cls_path = staging / DETECTOR_FILE, staging / CLASSIFIER_FILE
+        det_path = staging / DETECTOR_FILE
         _export(
             det,
             torch.zeros(1, 3, detect_size, detect_size),
@@ -150,16 +166,6 @@ def export_models(
                 "input": "image",
                 "outputs": ["heat", "sides"],
                 "dynamic": {"image": {2: "height", 3: "width"}, "heat": {2: "h", 3: "w"}, "sides": {2: "h", 3: "w"}},
-            },
-        )
-        _export(
-            cls,
-            torch.zeros(2, 3, CROP, CROP),
-            cls_path,
-            {
-                "input": "crops",
-                "outputs": ["classes", "orientation"],
-                "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
             },
         )
         import cv2
@@ -175,29 +181,47 @@ def export_models(
         ]
         cls_inputs.append(rng.uniform(0, 255, (5, 3, CROP, CROP)).astype(np.float32))
         det_diff = verify(det, det_path, det_inputs, atol=2e-3)
-        cls_diff = verify(cls, cls_path, cls_inputs, atol=1e-4)
         if len(crops) < 2:
             raise ExportError("the classifier's quantisation needs real tile crops to calibrate and check it")
         half = len(crops) // 2
-        agreement = quantize_classifier(cls, cls_path, crops[:half], crops[half:], min_agreement)
+        files = classifier_names(len(classifiers))
+        cls_diff, agreements = 0.0, []
+        for classifier, name in zip(classifiers, files, strict=True):
+            cls = ClassifierExport(classifier).eval()
+            _export(
+                cls,
+                torch.zeros(2, 3, CROP, CROP),
+                staging / name,
+                {
+                    "input": "crops",
+                    "outputs": ["classes", "orientation"],
+                    "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
+                },
+            )
+            cls_diff = max(cls_diff, verify(cls, staging / name, cls_inputs, atol=1e-4))
+            agreements.append(quantize_classifier(cls, staging / name, crops[:half], crops[half:], min_agreement))
         meta = {
             "name": "mjscan-tiles",
             "version": training.get("version", "1"),
             "classes": list(CLASSES),
             "detector": {"file": DETECTOR_FILE, "input": detect_size, "stride": STRIDE, **settings["detector"]},
-            "classifier": {"file": CLASSIFIER_FILE, "input": CROP, **settings["classifier"]},
+            "classifier": {"files": files, "input": CROP, **settings["classifier"]},
             "export": {
                 "opset": OPSET,
+                # the classifier's: the largest of them; the agreement: one for each classifier file
                 "max_diff_vs_torch": {"detector": det_diff, "classifier": cls_diff},
                 "classifier_int8": {
                     "calibration_crops": half,
                     "checked_crops": len(crops) - half,
-                    "agreement": agreement,
+                    "agreement": agreements,
                 },
             },
             "training": training,
         }
         (staging / MODEL_JSON).write_text(json.dumps(meta, indent=1) + "\n")
-        for name in (DETECTOR_FILE, CLASSIFIER_FILE, MODEL_JSON):
+        replaced = _classifier_files_of(out_dir)
+        for name in (DETECTOR_FILE, *files, MODEL_JSON):
             os.replace(staging / name, out_dir / name)
+        for name in set(replaced) - set(files):  # a replaced model's further classifiers
+            (out_dir / name).unlink(missing_ok=True)
     return meta

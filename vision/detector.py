@@ -11,7 +11,8 @@ The networks, in ``models/`` beside their description ``model.json``:
    sharp crops), normalised to 64 x 64: it names the tile (46 classes, or "not a tile", which drops the box)
    and says how the face is turned (0, 90, 180 or 270 degrees clockwise); a tile it reads unsure is read a
    second time turned half round. A model may hold several classifiers (``model.json``: ``classifier.files``),
-   trained for different numbers of batches: each reads every crop and their probabilities are averaged.
+   trained for different numbers of batches or from other seeds: each reads every crop and their probabilities
+   are averaged.
 
 The detector may read its input also mirrored (``model.json``: ``detector.flips``; it was trained on tiles
 turned and mirrored every way) and average its outputs mirrored back: fewer missed and misplaced boxes for
@@ -121,7 +122,7 @@ def classifier_files(meta: dict[str, Any]) -> list[str]:
     ``classifier.file`` of model folders from before several classifiers."""
     cls = meta["classifier"]
     files = cls["files"] if "files" in cls else [cls["file"]]
-    if not files or not all(isinstance(name, str) for name in files):
+    if not isinstance(files, list) or not files or not all(isinstance(name, str) for name in files):
         raise TypeError("classifier.files must list one file name or more")
     return list(files)
 

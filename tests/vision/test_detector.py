@@ -535,9 +535,12 @@ def test_a_model_names_its_classifier_files_and_older_folders_their_one_file(tmp
     )
     with pytest.raises(ModelNotFoundError, match="tile_classifier-9.onnx"):
         TileModel.describe(missing)
-    empty = _shipped_model_described_otherwise(tmp_path, lambda meta: meta["classifier"].update(files=[]))
-    with pytest.raises(ModelError, match="classifier.files must list one file name or more"):
-        TileModel.describe(empty)
+    for files_named in ([], "tile_classifier.onnx"):
+        wrong = _shipped_model_described_otherwise(
+            tmp_path, lambda meta, files=files_named: meta["classifier"].update(files=files)
+        )
+        with pytest.raises(ModelError, match="classifier.files must list one file name or more"):
+            TileModel.describe(wrong)
 
 
 def test_a_large_photo_gives_the_same_tiles_in_its_pixels(model: TileModel):

@@ -1,10 +1,11 @@
 """ONNX export of the detector and the classifiers, checked against torch, and the model description ``model.json``.
 
-A model holds one classifier or several (trained for different numbers of batches), whose outputs the runtime
-averages. Each classifier is stored quantised to 8-bit integers (static, per-channel weights, calibrated on real tile
-crops cut as the runtime cuts them): it reads a crop about 2.5 times as fast as in float32 on the 2-core
-machine and gives the float network's class on 99.6 % of the real crops held apart for the bundled model (the
-agreement of each model is in its `model.json`, `export.classifier_int8`).
+A model holds one classifier or several (trained for different numbers of batches or from other seeds), whose
+outputs the runtime averages. Each classifier is stored quantised to 8-bit integers (static, per-channel
+weights, calibrated on real tile crops cut as the runtime cuts them): it reads a crop about 2.5 times as fast as
+in float32 on the 2-core machine and gives the float network's class on 99.6 % of the real crops held apart for
+an earlier model and on all of them for both bundled classifiers (the agreement of each classifier is in its
+model's `model.json`, `export.classifier_int8`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from PIL import Image
 from scenes import scene
 
 import vision
-from vision.annotate import GREEN, RED, annotate_image, annotate_jpeg
+from vision.annotate import GREEN, RED, Box, annotate_image, annotate_jpeg, draw_boxes, place_tags
 from vision.recognize import DECODE_SIDE, detect_photo, from_detections, recognize
 from vision.types import CLASS_INDEX, Detections
 
@@ -129,6 +129,40 @@ def test_annotation_is_jpeg_at_most_1600_px_and_scales_boxes_to_a_smaller_pictur
     assert half.shape == full.shape == (1500, 2000, 3)
     assert np.abs(half.astype(int) - full.astype(int)).mean() < 3
     assert max(annotate_image(grey(), rec, max_side=500).shape[:2]) == 500
+
+
+def overlap(a, b) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def test_tags_wider_than_their_tiles_are_placed_clear_of_each_other_beside_their_tile():
+    row = [(100.0 + 40 * k, 300.0, 140.0 + 40 * k, 360.0) for k in range(14)]
+    sizes = [(60.0, 24.0)] * 13 + [(110.0, 24.0)]  # codes with "?" and the winning tile's longer tag
+    places = place_tags(row, sizes, [False] * 14, (1000, 800))
+    for i, a in enumerate(places):
+        assert all(overlap(a, b) == 0 for b in places[i + 1 :])
+        box = row[i]
+        assert a[0] == box[0] and (a[3] <= box[1] or a[1] == box[3])  # at its left side, on top or just under
+        assert a[3] >= box[1] - 48  # at most two tiers above
+    assert {a[1] for a in places[:13]} == {276.0, 252.0}  # two tiers take them all
+
+
+def test_a_tag_stays_inside_the_picture():
+    top, edge = place_tags(
+        [(0.0, 0.0, 40.0, 60.0), (980.0, 100.0, 1000.0, 130.0)], [(60.0, 24.0)] * 2, [False, False], (1000, 800)
+    )
+    assert top == (0.0, 60.0, 60.0, 84.0)  # no room above the tile: under it
+    assert edge[2] == 1000.0 and edge[3] <= 100.0  # moved in from the right side
+    meld = place_tags([(100.0, 700.0, 300.0, 790.0)], [(80.0, 24.0)], [True], (1000, 800))[0]
+    assert meld == (100.0, 676.0, 180.0, 700.0)  # no room under the meld: on top of it
+
+
+def test_no_box_line_crosses_a_tag():
+    upper = Box((100, 100, 300, 200), color=RED)
+    lower = Box((100, 200, 300, 300), "WIN 9p", GREEN)
+    for boxes in ([upper, lower], [lower, upper]):
+        drawn = draw_boxes(grey(), boxes)
+        assert colour_pixels(drawn[190:200, 105:140], RED) == 0 and colour_pixels(drawn[190:200, 105:140], GREEN) > 0
 
 
 def test_annotation_text_lines_go_in_a_panel_below_the_photo_leaving_the_tiles_visible():

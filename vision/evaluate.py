@@ -508,6 +508,27 @@ def read_yolo_labels(path: str | Path, width: int, height: int, classes: Mapping
     return GroundTruth(np.asarray(boxes, np.float32).reshape(-1, 4), codes)
 
 
+#: The parts of a hand ``compare_hands`` checks, in the order reported.
+HAND_PARTS = ("concealed", "melds", "win_tile", "flowers")
+
+
+def compare_hands(read: Mapping[str, Any], truth: Mapping[str, Any]) -> dict[str, bool]:
+    """Which parts of a hand read from a photo (the ``hand`` of the recognition JSON) are those of the hand it
+    shows: ``concealed`` and ``flowers`` as multisets, ``melds`` as a multiset of (type, its tiles as a multiset,
+    open or not), ``win_tile``; and ``hand``, all four."""
+
+    def melds(hand: Mapping[str, Any]) -> Counter:
+        return Counter((m["type"], tuple(sorted(m["tiles"])), bool(m.get("open", True))) for m in hand["melds"])
+
+    parts = {
+        "concealed": Counter(read["concealed"]) == Counter(truth["concealed"]),
+        "melds": melds(read) == melds(truth),
+        "win_tile": read["win_tile"] == truth["win_tile"],
+        "flowers": Counter(read["flowers"]) == Counter(truth["flowers"]),
+    }
+    return {**parts, "hand": all(parts.values())}
+
+
 def list_images(folder: str | Path) -> list[Path]:
     """The photos in a folder and its subfolders (by suffix), sorted by their path."""
     return sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -165,6 +166,54 @@ def test_phone_scenes_show_bigger_tiles_than_the_training_spread(pool: synth.Fac
 
     phone, spread = small_sides(True), small_sides(False)
     assert phone >= 10 and phone >= 1.3 * spread  # 10 px at 256: 25 px in a 640 picture
+
+
+def test_a_hand_scene_knows_the_hand_it_shows(pool: synth.FacePool):
+    renderer, rng = synth.SceneRenderer(pool, size=256, phone=True), np.random.default_rng(8)
+    hands = 0
+    for _ in range(12):
+        scene = renderer.render(rng, "art", "hand")
+        if scene.hand is None:  # a tile of the row or of a meld hidden or outside the picture
+            continue
+        hands += 1
+        h = scene.hand
+        codes = [*h["concealed"], h["win_tile"], *(c for m in h["melds"] for c in m["tiles"]), *h["flowers"]]
+        labels = [CLASSES[i] for i in scene.class_ids]
+        assert len(codes) == len(labels)  # every tile of the hand is labelled, and nothing else
+        faces = Counter(c for c in labels if c != "back")
+        assert not faces - Counter(codes) and sum((Counter(codes) - faces).values()) == labels.count("back")
+    assert hands >= 6
+    assert synth.SceneRenderer(pool, size=256).render(np.random.default_rng(1), "art", "grid").hand is None
+
+
+def test_the_hand_of_a_layout_comes_from_the_roles_of_the_tiles_shown():
+    def tile(code: str, role: str, group: int = -1, pose: str = "flat") -> synth.Tile:
+        return synth.Tile(CLASS_INDEX[code], None, np.zeros(2), 0.0, pose, role=(role, group, CLASS_INDEX[code]))
+
+    tiles = [
+        tile("1m", "concealed"),
+        tile("2m", "concealed"),
+        tile("9s", "win"),
+        *(tile("7z", "chow", 0) for _ in range(3)),  # equal honours laid out as a chow: a pung
+        tile("0p", "concealed_kong", 1, "down"),  # a face-down red five is a five
+        tile("0p", "concealed_kong", 1),
+        tile("0p", "concealed_kong", 1),
+        tile("0p", "concealed_kong", 1, "down"),
+        tile("3f", "flower"),
+        tile("6f", "flower"),
+    ]
+    shown = set(range(len(tiles))) - {11}  # the flower 6f outside the picture
+    assert synth.scene_hand(tiles, shown) == {
+        "concealed": ["1m", "2m"],
+        "melds": [
+            {"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True},
+            {"type": "kong", "tiles": ["5p", "0p", "0p", "5p"], "open": False},
+        ],
+        "win_tile": "9s",
+        "flowers": ["3f"],
+    }
+    assert synth.scene_hand(tiles, shown - {4}) is None  # a tile of a meld not shown: no hand to compare with
+    assert synth.scene_hand([synth.Tile(0, None, np.zeros(2), 0.0, "flat")], {0}) is None
 
 
 def test_white_strokes_of_a_dark_set_stay_visible_on_any_face():

@@ -2,10 +2,12 @@
 
 Writes ``DIR/images/NNNNN.jpg``, ``DIR/labels/NNNNN.txt`` (``class x y w h``, normalised) and
 ``DIR/classes.json`` (class index -> tile code, the 46 classes of the model), the layout ``mjscan evaluate``
-reads. ``--faces art`` (the default) prints riichi-style faces only; ``hk`` and ``mixed`` add real Hong Kong
-faces; ``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``). Use a
-seed that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``,
-default 1, through numpy's SeedSequence; the default here is 20260601).
+reads, and for each picture of a hand ``DIR/hands/NNNNN.json``, the hand it shows (``synth.scene_hand``),
+which ``scripts/eval_hands.py`` compares with the hand read. ``--faces art`` (the default) prints riichi-style
+faces only; ``hk`` and ``mixed`` add real Hong Kong faces; ``printed`` prints each set anew from the fonts under
+``--fonts`` (``vision/training/faces.py``). Use a seed that training never used (training draws its scenes
+from ``--seed`` of ``python -m vision.training``, default 1, through numpy's SeedSequence; the default here is
+20260601).
 """
 
 from __future__ import annotations
@@ -91,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     for index in tqdm(range(args.count), desc="render", unit="picture", dynamic_ncols=True):
         scene = renderer.render(rng, args.faces, args.layout)
         write_yolo(args.out, index, scene.image, scene.boxes, scene.class_ids)
+        if scene.hand is not None:
+            (args.out / "hands").mkdir(exist_ok=True)
+            (args.out / "hands" / f"{index:05d}.json").write_text(json.dumps(scene.hand) + "\n")
         tiles += len(scene.boxes)
     print(f"wrote {args.count} pictures with {tiles} tiles to {args.out}")
     return 0

@@ -42,6 +42,8 @@ RENDERER_VERSION = 6
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
+#: The kinds of meld a hand layout lays out.
+MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
 RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
 #: The share of riichi-style sets (faces from the art) printed on a dark face, as the art's Black set is drawn.
 DARK_FACES = 0.12
@@ -58,12 +60,15 @@ MIN_BACK_SATURATION = 80.0
 
 @dataclass
 class Scene:
-    """A rendered picture and its labels (boxes xyxy in pixels, class indices, orientation 0-3 or -1)."""
+    """A rendered picture and its labels (boxes xyxy in pixels, class indices, orientation 0-3 or -1), and the
+    hand it shows."""
 
     image: np.ndarray
     boxes: np.ndarray
     class_ids: np.ndarray
     orientation: np.ndarray
+    #: the hand the layout shows (``scene_hand``), for hand layouts; None for the others
+    hand: dict | None = None
 
 
 @dataclass
@@ -336,6 +341,9 @@ class Tile:
     yaw: float  # radians, turn about the vertical axis
     pose: str  # "flat", "down", "standing", "standing_back"
     lean: float = 0.0
+    #: its part in a hand (``scene_hand``): "concealed", "win", "flower" or the kind of its meld ("chow", "pung",
+    #: "kong", "concealed_kong"), the meld's number, and its class (a face-down tile's too); None outside a hand
+    role: tuple[str, int, int] | None = None
 
 
 def _rot_z(a: float) -> np.ndarray:
@@ -433,13 +441,14 @@ def _hand_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, si
         lean = rng.uniform(-0.25, 0.1) if standing else 0.0
         y = rng.normal(0, 0.02) + (0 if not standing else -h / 2)
         tiles.append(_tile(rng, pool, tile_set, cls, (x + w / 2, y), rng.normal(0, 0.02), pose, lean))
+        tiles[-1].role = ("win" if k == n_concealed - 1 else "concealed", -1, cls)
         x += w + gap + abs(rng.normal(0, 0.01))
     second_row = rng.random() < 0.5
     mx = rng.uniform(-1.0, 2.0) if second_row else x + rng.uniform(0.4, 1.5)
     my = -(h + rng.uniform(0.3, 1.6)) if second_row else 0.0
     if second_row and rng.random() < 0.5:
         my = h + rng.uniform(0.3, 1.6) + (h / 2 if standing else 0)
-    for kind, classes in melds:
+    for number, (kind, classes) in enumerate(melds):
         side = int(rng.integers(0, len(classes))) if kind != "concealed_kong" and rng.random() < 0.7 else -1
         for k, cls in enumerate(classes):
             face_down = kind == "concealed_kong" and (k in (0, 3)) != (rng.random() < 0.15)
@@ -452,13 +461,48 @@ def _hand_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, si
                 pose = "down" if face_down else "flat"
                 tiles.append(_tile(rng, pool, tile_set, cls, (mx + w / 2, my), rng.normal(0, 0.02), pose))
                 mx += w + gap
+            tiles[-1].role = (kind, number, cls)
         mx += rng.uniform(0.2, 1.2)
     if flowers and rng.random() < 0.6:
         fx, fy = rng.uniform(-1, 4), (my if second_row else 0) + rng.choice([-1, 1]) * (h + rng.uniform(0.5, 2))
         for cls in rng.choice(FLOWER_IDS, size=int(rng.integers(1, 5)), replace=False):
             tiles.append(_tile(rng, pool, tile_set, int(cls), (fx + w / 2, fy), rng.normal(0, 0.03)))
+            tiles[-1].role = ("flower", -1, int(cls))
             fx += w + rng.uniform(0, 0.3)
     return tiles
+
+
+def scene_hand(tiles: list[Tile], shown: set[int]) -> dict | None:
+    """The hand a layout shows, from its tiles' roles, in the JSON of contracts.md: ``concealed`` (the row
+    without its last tile), ``melds`` (``type``, ``tiles`` and ``open``, false for a meld showing a face-down
+    tile; three equal honours laid out as a chow are a pung), ``win_tile`` (the last tile of the row, set apart
+    or not) and ``flowers``. ``shown``: the indices of the tiles the picture shows (labelled); flowers it does not
+    show are left out. A face-down red five is a five (its colour cannot be seen, and a set has one red five of
+    each suit). None where no tile has a role, or where a tile of the row or of a meld is not shown."""
+    if any(t.role is not None and t.role[0] != "flower" and i not in shown for i, t in enumerate(tiles)):
+        return None
+    parts = [t.role for i, t in enumerate(tiles) if t.role is not None and i in shown]
+    if not parts:
+        return None
+    melds: dict[int, list[tuple[str, int, bool]]] = {}
+    for tile in tiles:
+        if tile.role is not None and tile.role[0] in MELD_KINDS:
+            down = tile.pose == "down"
+            cls = CLASS_INDEX[CLASSES[tile.role[2]].replace("0", "5")] if down else tile.role[2]
+            melds.setdefault(tile.role[1], []).append((tile.role[0], cls, down))
+    return {
+        "concealed": [CLASSES[cls] for part, _, cls in parts if part == "concealed"],
+        "melds": [
+            {
+                "type": "kong" if len(group) == 4 else "pung" if len({cls for _, cls, _ in group}) == 1 else "chow",
+                "tiles": [CLASSES[cls] for _, cls, _ in group],
+                "open": not any(down for _, _, down in group),
+            }
+            for _, group in sorted(melds.items())
+        ],
+        "win_tile": next((CLASSES[cls] for part, _, cls in parts if part == "win"), None),
+        "flowers": [CLASSES[cls] for part, _, cls in parts if part == "flower"],
+    }
 
 
 def _chow(first: int) -> list[int]:
@@ -702,7 +746,7 @@ class SceneRenderer:
         visible = np.bincount(ids[ids >= 0].ravel(), minlength=2 * len(tiles))[1::2]
         self._glare(rng, image)
         image = _finish(rng, image)
-        boxes, classes, orient = [], [], []
+        boxes, classes, orient, shown = [], [], [], set()
         for index, pts in face_quads.items():
             if face_area[index] < 30 or visible[index] < MIN_VISIBLE_FRACTION * face_area[index]:
                 continue
@@ -712,12 +756,19 @@ class SceneRenderer:
             if (x2 - x1) * (y2 - y1) < 0.6 * full or min(x2 - x1, y2 - y1) < 4:
                 continue
             tile = tiles[index]
+            shown.add(index)
             boxes.append([x1, y1, x2, y2])
             classes.append(BACK_ID if shows_back[index] else tile.class_id)
             orient.append(_orientation(pts) if shows_back[index] or tile.face.oriented else -1)
         if not boxes:
             return None
-        return Scene(image, np.array(boxes, np.float32), np.array(classes, np.int64), np.array(orient, np.int64))
+        return Scene(
+            image,
+            np.array(boxes, np.float32),
+            np.array(classes, np.int64),
+            np.array(orient, np.int64),
+            scene_hand(tiles, shown),
+        )
 
     @staticmethod
     def _tile_geometry(tiles: list[Tile], w: float, h: float, d: float) -> list[list]:

@@ -8,7 +8,9 @@
    the most tiles in groups that are no meld (then the one with the most tiles, then the one nearest the
    player);
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
-   sideways tile (an added kong) joins the group of the tile under it;
+   sideways tile (an added kong) joins the group of the tile under it; neighbouring groups that are no meld
+   each but one together, less than a tile apart, are one group (a slanted view or a steep perspective
+   opens gaps inside melds), the concealed tiles excepted;
 4. groups set apart, and groups in another row, are exposed melds when they have a meld's shape: 3 tiles in
    a chow (consecutive, one suit) or pung, 4 equal tiles a kong, 4 tiles with face-down ones among equal
    faces a concealed kong. A tile turned sideways marks the claimed tile; its place says from whom: the
@@ -38,6 +40,9 @@ GAP = 0.35
 #: Centres further apart across the row direction than this fraction of a tile's width plus height
 #: lie in different rows.
 ROW_SPLIT = 0.35
+#: Two neighbouring groups of a row that form a meld together and none alone are one meld where the gap
+#: between them is under this many tiles (``_Reader._mend``).
+MEND_GAP = 1.0
 #: Two boxes overlapping more than this are two readings of one tile.
 DUPLICATE_IOU = 0.7
 #: Tiles of a complete hand, a kong counted as 3: 14, or 17 under 16-tile rules.
@@ -364,6 +369,10 @@ class _Reader:
         for g in self._groups(row):
             groups.extend(self._peel(g))
         core = self._core(groups)
+        if core is not None:
+            kept = groups[core]
+            groups = self._mend(groups, kept)
+            core = next(k for k, g in enumerate(groups) if g is kept)
         lone: list[int] = []
         for k, g in enumerate(groups):
             single = len(g) == 1 and not self._marked(g)
@@ -386,7 +395,7 @@ class _Reader:
     def _read_other(self, row: list[int]) -> list[int]:
         """A row besides the concealed one: melds. Returns its lone tiles."""
         lone: list[int] = []
-        for g in self._groups(row):
+        for g in self._mend(self._groups(row)):
             if len(g) == 1 and not self._marked(g):
                 lone.append(g[0])
             elif not self._add_melds(g):
@@ -404,6 +413,34 @@ class _Reader:
         taken out leaves no gap)."""
         groups = [[i for i in g if not is_flower(self.codes[i])] for g in self.geo.groups(row)]
         return [g for g in groups if g]
+
+    def _mend(self, groups: list[list[int]], kept: list[int] | None = None) -> list[list[int]]:
+        """Neighbouring groups that are no meld each but one together, parted by a gap narrower than
+        ``MEND_GAP`` tiles, joined, the narrowest gap first (a slanted view or a steep perspective can open a
+        gap inside a meld); ``kept`` (the concealed tiles) is joined to nothing."""
+        groups = list(groups)
+        while True:
+            joins = [
+                (self._gap(a, b), k)
+                for k, (a, b) in enumerate(zip(groups, groups[1:], strict=False))
+                if a is not kept
+                and b is not kept
+                and self._split(a) is None
+                and self._split(b) is None
+                and self._split(a + b) is not None
+            ]
+            joins = [join for join in joins if join[0] < MEND_GAP]
+            if not joins:
+                return groups
+            k = min(joins)[1]
+            groups[k : k + 2] = [groups[k] + groups[k + 1]]
+
+    def _gap(self, a: list[int], b: list[int]) -> float:
+        """The gap between two groups of a row (``a`` before ``b``), in tiles along the row."""
+        geo = self.geo
+        first, last = b[0], a[-1]
+        need = (geo.along[first] + geo.along[last]) / 2
+        return float((geo.s[first] - geo.s[last]) - need) / max(float(need), 1e-6)
 
     def _core(self, groups: list[list[int]]) -> int | None:
         """Which group of the concealed row holds the concealed tiles: the largest that no sideways or

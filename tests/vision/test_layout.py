@@ -57,6 +57,28 @@ def test_gap_separated_groups_in_the_row_are_melds():
     ]
 
 
+def test_a_meld_parted_by_a_gap_under_a_tile_is_one_meld():
+    # a slanted view or a steep perspective opens gaps inside melds: 2s | 34s and 7z | 77z
+    layout = read_layout(scene("123m456p1z _ 9s _ 2s _ 34s _ 7z _ 77z"))
+    assert layout.hand["win_tile"] == "9s"
+    assert layout.hand["melds"] == [
+        {"type": "chow", "tiles": ["2s", "3s", "4s"], "open": True},
+        {"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True},
+    ]
+    assert layout.warnings == []
+    second_row = read_layout(scene("7z _ 77z _ 2s _ 34s / 123m456p789s1z _ 1z"))
+    assert [m["tiles"] for m in second_row.hand["melds"]] == [["7z", "7z", "7z"], ["2s", "3s", "4s"]]
+    assert second_row.hand["win_tile"] == "1z"
+
+
+def test_groups_further_apart_than_a_tile_or_the_concealed_tiles_are_not_joined():
+    wide = read_layout(scene("123m456p789s1z _ 1z _ 2s _ 34s", gap=1.5))
+    assert wide.hand["melds"] == [] and wide.hand["win_tile"] == "1z"
+    assert any("34s set apart from the concealed tiles form no meld" in w for w in wide.warnings)
+    # the concealed tiles and the winning tile set apart make a chow, and stay what they are
+    assert hand("12m _ 3m") == {"concealed": ["1m", "2m"], "melds": [], "win_tile": "3m", "flowers": []}
+
+
 def test_melds_in_a_second_row():
     h = hand("234s 777z _ 5555m / 123m456p1z _ 1z")
     assert h["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "1z"]

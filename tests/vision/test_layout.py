@@ -154,6 +154,15 @@ def test_the_photo_may_be_turned_any_way(angle):
     assert [(m["type"], m.get("from")) for m in h["melds"]] == [("chow", "left"), ("pung", "across")]
 
 
+@pytest.mark.parametrize("angle", [50, 230, 310])
+def test_faces_that_mostly_agree_turn_a_slanted_row_the_right_way(angle):
+    det = scene("123m456p789s11z55z _ 5z", angle)
+    det.orientation[[0, 4, 8]] = (det.orientation[[0, 4, 8]] + 180) % 360  # three of 14 faces misread
+    layout = read_layout(det)
+    assert layout.hand["win_tile"] == "5z" and layout.hand["concealed"][0] == "1m"
+    assert all("set apart" not in w for w in layout.warnings)
+
+
 @pytest.mark.parametrize("angle", [0, 90, 180, 270])
 def test_second_row_melds_are_found_in_turned_photos(angle):
     h = hand("5555m / 123m456p789s1z _ 1z", angle)

@@ -3,7 +3,9 @@
 ``read_layout(detections)`` reads how the tiles lie, whatever the photo's rotation:
 
 1. the row direction is the most common direction between neighbouring tiles (tiles in a row touch
-   along their short side); which way is "right" comes from the way the faces are turned;
+   along their short side); which way is "right" comes from the way the faces are turned, and where they
+   do not agree, from the picture's own left to right, unless the other way leaves fewer doubts (a tile
+   set apart on the right, as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row; the concealed row is the one with
    the most tiles in groups that are no meld (then the one with the most tiles, then the one nearest the
    player);
@@ -43,6 +45,12 @@ ROW_SPLIT = 0.35
 #: Two neighbouring groups of a row that form a meld together and none alone are one meld where the gap
 #: between them is under this many tiles (``_Reader._mend``).
 MEND_GAP = 1.0
+#: The warning of a layout whose faces do not say which way its rows run, read the other way round than the
+#: picture's left to right (or top to bottom) because that leaves fewer doubts (``read_layout``).
+UNORIENTED = (
+    "the faces do not show which way the row runs: read against the picture's own direction, "
+    "the way that leaves fewer doubts"
+)
 #: Two boxes overlapping more than this are two readings of one tile.
 DUPLICATE_IOU = 0.7
 #: Tiles of a complete hand, a kong counted as 3: 14, or 17 under 16-tile rules.
@@ -116,7 +124,17 @@ def read_layout(detections: Detections) -> Layout:
     if len(detections) == 0:
         return Layout(_hand([], [], None, []), ["no tiles found"])
     geo = _Geometry(detections)
-    return _Reader(geo).read()
+    layout = _Reader(geo).read()
+    if geo.faces_agree:
+        return layout
+    # the faces do not tell which way the row runs: read the picture's way (left to right, or top to bottom)
+    # unless the other way leaves fewer doubts (a tile set apart on the left instead of the right, no tile set
+    # apart, a group that is no meld)
+    other = _Reader(_Geometry(detections, reverse=True)).read()
+    if len(other.warnings) >= len(layout.warnings):
+        return layout
+    other.warnings.append(UNORIENTED)
+    return other
 
 
 def is_flower(code: str) -> bool:
@@ -173,7 +191,7 @@ class _Geometry:
     """Where each tile lies along (``s``) and across (``t``, growing towards the player) the rows, its size
     along the row, whether it is turned against its row, the rows and the tiles stacked on others."""
 
-    def __init__(self, det: Detections) -> None:
+    def __init__(self, det: Detections, reverse: bool = False) -> None:
         boxes = np.asarray(det.boxes, np.float64).reshape(-1, 4)
         self.n = len(boxes)
         self.centres = (boxes[:, :2] + boxes[:, 2:]) / 2
@@ -186,7 +204,7 @@ class _Geometry:
             self._project(angle)
             angle += self._tilt()
         self._project(angle)
-        self._orient()
+        self._orient(reverse)
         self._sizes()
         self._stack()
 
@@ -212,9 +230,10 @@ class _Geometry:
             return 0.0
         return float(math.atan(np.average(slopes, weights=weights)))
 
-    def _orient(self) -> None:
+    def _orient(self, reverse: bool) -> None:
         """Make ``u`` point to the player's right, by the faces' turn: where at least three in four faces agree
-        (a photo taken from across the table shows them upside down); else by the image's own left to right."""
+        (a photo taken from across the table shows them upside down; ``faces_agree``); else by the image's own
+        left to right, or right to left where ``reverse``."""
         faces = [i for i in range(self.n) if self.codes[i] != _BACK]
         theta = np.radians(self.orientation[faces])
         right = np.stack([np.cos(theta), np.sin(theta)], axis=1) if faces else np.zeros((0, 2))
@@ -222,8 +241,9 @@ class _Geometry:
         # each face's turn (a quarter turn) says "right" or "left" unless it lies across the row: a row at 45
         # degrees in the picture projects every turn on it at 0.7 at most
         vote = float(np.where(np.abs(along) > 0.3, np.sign(along), 0.0).sum())
-        if abs(vote) < max(0.5, 0.5 * len(faces)):
-            vote = self.u[0] if abs(self.u[0]) > 0.2 else self.u[1]
+        self.faces_agree = abs(vote) >= max(0.5, 0.5 * len(faces))
+        if not self.faces_agree:
+            vote = (self.u[0] if abs(self.u[0]) > 0.2 else self.u[1]) * (-1 if reverse else 1)
         if vote < 0:
             self._project(math.atan2(-self.u[1], -self.u[0]))
 

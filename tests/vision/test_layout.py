@@ -8,7 +8,7 @@ from labelled import SAMPLE, photos
 from scenes import scene
 
 from vision.evaluate import read_classes, read_yolo_labels
-from vision.layout import drop_duplicates, meld_shape, read_layout
+from vision.layout import UNORIENTED, drop_duplicates, meld_shape, read_layout
 from vision.types import CLASS_INDEX, Detections
 
 FULL = "123m456p789s1z _ 1z"  # 13 concealed tiles + the winning tile set apart, before melds are added
@@ -161,6 +161,20 @@ def test_faces_that_mostly_agree_turn_a_slanted_row_the_right_way(angle):
     layout = read_layout(det)
     assert layout.hand["win_tile"] == "5z" and layout.hand["concealed"][0] == "1m"
     assert all("set apart" not in w for w in layout.warnings)
+
+
+def test_where_the_faces_do_not_tell_the_rows_direction_the_tile_set_apart_does():
+    det = scene("1z _ 123m456p789s11z55z")  # the tile set apart on the picture's left
+    det.orientation[1::2] = 180  # half the faces read upside down: no direction from them
+    layout = read_layout(det)
+    assert layout.hand["win_tile"] == "1z" and layout.hand["concealed"][0] == "5z"
+    assert layout.warnings == [UNORIENTED]
+    tied = scene("123m456p789s11z55z5z")  # nothing set apart: the picture's left to right, no warning of it
+    tied.orientation[1::2] = 180
+    assert read_layout(tied).hand["win_tile"] == "5z"
+    assert UNORIENTED not in read_layout(tied).warnings
+    upright = read_layout(scene("1z _ 123m456p789s11z55z"))  # faces that agree decide, whatever lies apart
+    assert upright.hand["concealed"][:2] == ["1z", "1m"] and UNORIENTED not in upright.warnings
 
 
 @pytest.mark.parametrize("angle", [0, 90, 180, 270])

@@ -66,6 +66,9 @@ def test_a_meld_parted_by_a_gap_under_a_tile_is_one_meld():
         {"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True},
     ]
     assert layout.warnings == []
+    flat = read_layout(scene("123m456p789s1z _ 1z _ 4m _ 4m _ 4m"))  # flat tiles beside standing ones look apart
+    assert flat.hand["melds"] == [{"type": "pung", "tiles": ["4m", "4m", "4m"], "open": True}]
+    assert flat.hand["win_tile"] == "1z" and flat.warnings == []
     second_row = read_layout(scene("7z _ 77z _ 2s _ 34s / 123m456p789s1z _ 1z"))
     assert [m["tiles"] for m in second_row.hand["melds"]] == [["7z", "7z", "7z"], ["2s", "3s", "4s"]]
     assert second_row.hand["win_tile"] == "1z"

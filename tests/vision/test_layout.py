@@ -166,6 +166,15 @@ def test_faces_that_mostly_agree_turn_a_slanted_row_the_right_way(angle):
     assert all("set apart" not in w for w in layout.warnings)
 
 
+def test_faces_alike_turned_half_round_have_no_say_in_the_rows_direction():
+    det = scene("1m2p3p4p8p9p2p3p4p8p9p1p1p _ 2m")
+    dots = np.array([c.endswith("p") for c in det.codes])
+    det.orientation[dots] = 180  # as the classifier reads many real dots: upside down
+    layout = read_layout(det)
+    assert layout.hand["win_tile"] == "2m" and layout.hand["concealed"][0] == "1m"
+    assert layout.warnings == []
+
+
 def test_where_the_faces_do_not_tell_the_rows_direction_the_tile_set_apart_does():
     det = scene("1z _ 123m456p789s11z55z")  # the tile set apart on the picture's left
     det.orientation[1::2] = 180  # half the faces read upside down: no direction from them

@@ -186,6 +186,14 @@ def test_a_hand_scene_knows_the_hand_it_shows(pool: synth.FacePool):
     assert synth.SceneRenderer(pool, size=256).render(np.random.default_rng(1), "art", "grid").hand is None
 
 
+def test_the_single_tile_photos_give_faces_without_a_turn():
+    crop = cv2.cvtColor(_face("7p")[..., :3], cv2.COLOR_BGR2RGB)
+    pool = synth.FacePool(small_pool().art, [(crop, CLASS_INDEX["7p"])])
+    assert [face.oriented for face in pool.hk_by_class[CLASS_INDEX["7p"]]] == [False]
+    tile_set = pool.tile_set(np.random.default_rng(0), "hk")
+    assert pool.face(np.random.default_rng(0), CLASS_INDEX["7p"], tile_set).oriented is False
+
+
 def test_the_hand_of_a_layout_comes_from_the_roles_of_the_tiles_shown():
     def tile(code: str, role: str, group: int = -1, pose: str = "flat") -> synth.Tile:
         return synth.Tile(CLASS_INDEX[code], None, np.zeros(2), 0.0, pose, role=(role, group, CLASS_INDEX[code]))

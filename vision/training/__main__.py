@@ -287,7 +287,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     for image, cls in crops:
         h, w = image.shape[:2]
         box = np.array([[0, 0, w, h]], np.float32)
-        banks.append(bank_from_image(image, box, np.array([cls]), np.array([0]), 3))
+        # turned either way up in the photos: no turn to learn from them (``synth.FacePool``)
+        banks.append(bank_from_image(image, box, np.array([cls]), np.array([-1]), 3))
     bank = CropBank.concat(banks)
     del banks
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}

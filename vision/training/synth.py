@@ -37,8 +37,9 @@ TEX_W, TEX_H = 120, 160
 #: (``MIN_BACK_CONTRAST``), and phone scenes see standing tiles from in front. 5: backs are coloured
 #: (``MIN_BACK_SATURATION``; black and white bodies dropped), and a set's change of hue leaves the red of the red
 #: fives red (a red five in another ink was a plain five with a coloured numeral). 6: some printed sets carry a
-#: corner index (``faces.INDEXED``).
-RENDERER_VERSION = 6
+#: corner index (``faces.INDEXED``). 7: the faces of the single-tile photos (hk-crops) carry no turn (several
+#: were photographed upside down, and the classifier learnt the Hong Kong dots upside down from them).
+RENDERER_VERSION = 7
 BACK_ID = CLASS_INDEX["back"]
 FACE_IDS = [i for i, code in enumerate(CLASSES) if code != "back"]
 FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
@@ -124,8 +125,10 @@ class FacePool:
                 self.art_by_class.setdefault(CLASS_INDEX[code], []).append((_fit_rgba(rgba), light_ink))
         self.art_backs = [_fit_rgba(a.back)[..., :3] for a in art]
         self.hk_by_class: dict[int, list[Face]] = {}
+        # the single-tile photos were taken turned either way up (their 6p and both 7p stand upside down), so
+        # their top is unknown: scenes printing them give no turn for those tiles
         for image, cls in crops:
-            self.hk_by_class.setdefault(cls, []).append(Face(_resize(image), cls, True))
+            self.hk_by_class.setdefault(cls, []).append(Face(_resize(image), cls, False))
         if photos:
             self._add_photo_crops(photos, photo_crops_per_class, np.random.default_rng(seed))
 

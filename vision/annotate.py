@@ -210,8 +210,8 @@ def place_tags(
     the one covering the least of them. Neighbouring tiles whose codes are wider than the tiles so get their
     tags in two tiers, all readable.
     """
-    taken: list[tuple[float, float, float, float]] = []
-    for (x1, y1, _, y2), (width, height), under in zip(boxes, sizes, below, strict=True):
+    taken = np.zeros((len(boxes), 4))
+    for n, ((x1, y1, _, y2), (width, height), under) in enumerate(zip(boxes, sizes, below, strict=True)):
         x = min(max(0.0, float(x1)), max(0.0, limit[0] - width))
         over = [y1 - height, y1 - 2 * height]
         beneath = [y2, y2 + height]
@@ -219,15 +219,16 @@ def place_tags(
         tops = [*(beneath + over if under else over + beneath), further]
         tops = [top for top in tops if top >= 0 and top + height <= limit[1]]
         tops.append(min(max(0.0, float(y1)), max(0.0, limit[1] - height)))
-        places = [(x, top, x + width, top + height) for top in tops]
-        covered = [sum(_overlap(place, other) for other in taken) for place in places]
-        taken.append(places[int(np.argmin(covered))])
-    return taken
-
-
-def _overlap(a: Sequence[float], b: Sequence[float]) -> float:
-    """The area two boxes (xyxy) share."""
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+        places = np.array([(x, top, x + width, top + height) for top in tops], np.float64)
+        before = taken[:n]
+        wide = np.clip(
+            np.minimum(places[:, None, 2], before[:, 2]) - np.maximum(places[:, None, 0], before[:, 0]), 0, None
+        )
+        high = np.clip(
+            np.minimum(places[:, None, 3], before[:, 3]) - np.maximum(places[:, None, 1], before[:, 1]), 0, None
+        )
+        taken[n] = places[int(np.argmin((wide * high).sum(axis=1)))]
+    return [(float(a), float(b), float(c), float(d)) for a, b, c, d in taken]
 
 
 def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, ...], color: Color, width: int, dash: int) -> None:

@@ -455,15 +455,23 @@ class _Reader:
         than ``MEND_GAP`` tiles, joined, the narrowest gaps first (a slanted view or a steep perspective can
         open gaps inside a meld); ``kept`` (the concealed tiles) is joined to nothing."""
         groups = list(groups)
+        known: dict[tuple[int, ...], bool] = {}
+
+        def meld(tiles: list[int]) -> bool:
+            key = tuple(tiles)
+            if key not in known:
+                known[key] = self._split(tiles) is not None
+            return known[key]
+
         while True:
             joins = []
             for k in range(len(groups)):
                 for n in (2, 3, 4):
                     run = groups[k : k + n]
-                    if len(run) < n or any(g is kept or self._split(g) is not None for g in run):
+                    if len(run) < n or any(g is kept or meld(g) for g in run):
                         break
                     union = [i for g in run for i in g]
-                    if self._split(union) is not None:
+                    if meld(union):
                         widest = max(self._gap(a, b) for a, b in zip(run, run[1:], strict=False))
                         joins.append((widest, n, k))
             joins = [join for join in joins if join[0] < MEND_GAP]

@@ -300,12 +300,16 @@ class _Geometry:
         """A row cut at its gaps; each tile stacked on a tile of the row follows it."""
         out: list[list[int]] = [[row[0]]]
         for a, b in zip(row, row[1:], strict=False):
-            need = (self.along[a] + self.along[b]) / 2
-            if (self.s[b] - self.s[a]) - need > GAP * need:
+            if self.gap(a, b) > GAP:
                 out.append([])
             out[-1].append(b)
         tops = {base: top for top, base in self.stacked_on.items()}
         return [[k for i in g for k in ([i, tops[i]] if i in tops else [i])] for g in out]
+
+    def gap(self, a: int, b: int) -> float:
+        """The space between two tiles of a row (``a`` before ``b``), in tiles along the row."""
+        need = (self.along[a] + self.along[b]) / 2
+        return float((self.s[b] - self.s[a]) - need) / max(float(need), 1e-6)
 
 
 def _row_angle(centres: np.ndarray) -> float:
@@ -470,22 +474,15 @@ class _Reader:
                     run = groups[k : k + n]
                     if len(run) < n or any(g is kept or meld(g) for g in run):
                         break
-                    union = [i for g in run for i in g]
-                    if meld(union):
-                        widest = max(self._gap(a, b) for a, b in zip(run, run[1:], strict=False))
+                    if not meld([i for g in run for i in g]):
+                        continue
+                    widest = max(self.geo.gap(a[-1], b[0]) for a, b in zip(run, run[1:], strict=False))
+                    if widest < MEND_GAP:
                         joins.append((widest, n, k))
-            joins = [join for join in joins if join[0] < MEND_GAP]
             if not joins:
                 return groups
             _, n, k = min(joins)
             groups[k : k + n] = [[i for g in groups[k : k + n] for i in g]]
-
-    def _gap(self, a: list[int], b: list[int]) -> float:
-        """The gap between two groups of a row (``a`` before ``b``), in tiles along the row."""
-        geo = self.geo
-        first, last = b[0], a[-1]
-        need = (geo.along[first] + geo.along[last]) / 2
-        return float((geo.s[first] - geo.s[last]) - need) / max(float(need), 1e-6)
 
     def _core(self, groups: list[list[int]]) -> int | None:
         """Which group of the concealed row holds the concealed tiles: the largest that no sideways or

@@ -225,6 +225,47 @@ def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: 
     assert all(torch.equal(alone[name], shared[name]) for name in alone)
 
 
+def test_a_detector_trained_further_starts_from_its_folded_form_and_keeps_its_norms_frozen(pool: synth.FacePool):
+    import copy
+
+    import torch
+
+    from vision.training.detection import train_detector
+    from vision.training.nets import TileDetector, fold_batch_norm
+
+    torch.manual_seed(0)
+    net = TileDetector()
+    for module in net.modules():  # norms with statistics of their own, as training leaves them
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-1, 1)
+            module.running_var.uniform_(0.5, 2)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.5, 0.5)
+    net.eval()
+    x = torch.rand(1, 3, 96, 128) * 255
+    folded = fold_batch_norm(copy.deepcopy(net))
+    with torch.no_grad():
+        for before, after in zip(net(x), folded(x), strict=True):
+            torch.testing.assert_close(after, before, atol=1e-5, rtol=1e-5)
+    norms = [m for m in folded.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+    # folding again changes nothing: the form the ONNX export gives is its own folded form
+    again = fold_batch_norm(copy.deepcopy(folded))
+    assert all(
+        torch.allclose(a, b) for a, b in zip(folded.state_dict().values(), again.state_dict().values(), strict=True)
+    )
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(3)
+    pictures = [
+        Picture(encode(s.image), s.boxes) for s in (synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2))
+    ]
+    trained = train_detector(pictures, pictures, steps=3, seed=5, batch=2, crop=96, lr=1e-3, start=folded)
+    assert trained is folded and not trained.training
+    # the weights moved, the norms' statistics did not
+    assert not torch.equal(trained.stem[0][0].weight, again.stem[0][0].weight)
+    assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+
+
 def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
     import argparse
 
@@ -261,6 +302,9 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     with pytest.raises(SystemExit) as stop:
         main([*where, "--workers", "-2"])
     assert stop.value.code == 2 and "--workers -2: give 0 or more processes" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-further", "-1"])
+    assert stop.value.code == 2 and "--det-further -1: give 0 or more batches" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-width", "2"])
     assert stop.value.code == 2 and "--cls-width 2: give 4 channels or more" in capsys.readouterr().err

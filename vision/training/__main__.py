@@ -11,6 +11,7 @@ classifiers quantised to 8 bits) with ``model.json``, and measure them on synthe
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import pickle
 import platform
@@ -62,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--scenes", type=int, default=4000, help="synthetic scenes to render (default 4000)")
     parser.add_argument("--det-steps", type=int, default=7000, help="detector batches of 16 (default 7000)")
+    parser.add_argument(
+        "--det-further",
+        type=int,
+        default=0,
+        help="detector batches trained on after the first --det-steps, its batch norms folded and frozen, the "
+        "learning rate peaking at a third (default 0: none)",
+    )
     parser.add_argument(
         "--cls-steps",
         type=int,
@@ -157,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 0:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
+    if args.det_further < 0:
+        parser.error(f"--det-further {args.det_further}: give 0 or more batches")
     if args.cls_width < 4:
         parser.error(f"--cls-width {args.cls_width}: give 4 channels or more")
     if min(args.cls_steps) < 1:
@@ -187,6 +197,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     from vision.training.data import load_art, load_crops, load_yolo_split
     from vision.training.detection import (
         DETECT_SIZE,
+        FURTHER_LR,
         Picture,
         as_numpy_detector,
         detection_f1,
@@ -195,6 +206,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     )
     from vision.training.export import ExportError, export_models
     from vision.training.loop import bf16_native, device_of, produce
+    from vision.training.nets import fold_batch_norm
     from vision.training.synth import RENDERER_VERSION, FacePool, SceneRenderer
 
     try:
@@ -269,6 +281,26 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         detector = train_detector(real, synthetic, args.det_steps, det_seed, progress=_progress(bar), **options)
         _save_stage(args, "detector", det_key, detector)
     bar.close()
+    if args.det_further:
+        bar = _bar(args.det_further, "train detector further")
+        further_key = {**det_key, "further": args.det_further, "lr": FURTHER_LR}
+        further = _load_stage(args, "detector-further", further_key)
+        if further is None:
+            further_seed = int(np.random.SeedSequence([det_seed, 1]).generate_state(1)[0])
+            start = fold_batch_norm(copy.deepcopy(detector))
+            further = train_detector(
+                real,
+                synthetic,
+                args.det_further,
+                further_seed,
+                lr=FURTHER_LR,
+                progress=_progress(bar),
+                start=start,
+                **options,
+            )
+            _save_stage(args, "detector-further", further_key, further)
+        detector = further
+        bar.close()
 
     banks: list[CropBank] = []
     for picture, (_, boxes, class_ids, orientation) in zip(
@@ -323,11 +355,12 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "synthetic_classification": evaluate_bank(classifiers, CropBank.concat(check_banks)),
     }
     training = {
-        # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector x classifier
-        # steps (those of each classifier joined by +), classifier width
+        # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector steps (those
+        # trained further after a +) x classifier steps (those of each classifier joined by +), classifier width
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
-        + f"-n{args.scenes}-{args.det_steps}x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}",
+        + f"-n{args.scenes}-{args.det_steps}{f'+{args.det_further}' if args.det_further else ''}"
+        + f"x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -336,6 +369,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "fonts": scenes_key["fonts"],
         "phone_scenes": args.phone_scenes,
         "detector_steps": args.det_steps,
+        "detector_further_steps": args.det_further,
         "classifier_steps": args.cls_steps,
         "classifier_width": args.cls_width,
         "real_photos": len(photos),

@@ -20,6 +20,10 @@ from vision.training.nets import STRIDE, TileDetector
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
 DETECT_SIZE = 512
+#: Training a detector on (``train_detector``, ``start``): the peak learning rate (a third of the first run's)
+#: and the share of the batches that warm up to it.
+FURTHER_LR = 1e-3
+FURTHER_WARMUP = 0.05
 
 
 @dataclass
@@ -202,20 +206,30 @@ def train_detector(
     progress=None,
     device: str = "cpu",
     workers: int = 0,
+    start: TileDetector | None = None,
 ) -> TileDetector:
-    """Train a detector from scratch for ``steps`` batches (AdamW, one-cycle learning rate; the forward pass in
-    bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each from
-    its own random numbers, so the same whatever the number of workers). Returns the network on the CPU."""
+    """Train a detector for ``steps`` batches (AdamW, one-cycle learning rate peaking at ``lr``; the forward pass
+    in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
+    from its own random numbers, so the same whatever the number of workers). Returns the network on the CPU.
+
+    From scratch, or on from ``start`` (changed in place), a detector whose batch norms are folded into its
+    convolutions (``nets.fold_batch_norm``): they stay in eval mode, and the warm-up is shorter
+    (``FURTHER_WARMUP``)."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:
         return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share)
 
     stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
-    net = TileDetector().to(device=device, memory_format=torch.channels_last)
+    net = (start if start is not None else TileDetector()).to(device=device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    warmup = FURTHER_WARMUP if start is not None else 0.1
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warmup)
     net.train()
+    if start is not None:
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
     for step, tensors in enumerate(stream):
         images, heat, target, weight = (t.to(device, non_blocking=True) for t in tensors)
         with autocast(bf16, device):

@@ -10,6 +10,8 @@ plus "not a tile", and logits over the four face orientations (quarter turns clo
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -81,6 +83,28 @@ class TileDetector(nn.Module):
         p = self.mix8(self.lat8(f8) + F.interpolate(p, size=f8.shape[-2:], mode="nearest"))
         p = self.head(p)
         return self.out_hm(p), self.out_box(p)
+
+
+def fold_batch_norm(net: nn.Module) -> nn.Module:
+    """``net`` (changed in place and returned) with each batch norm folded into the convolution before it: the
+    convolution takes the norm's scale, the norm keeps only its shift (mean 0, variance 1, scale
+    sqrt(1 + eps)), so the network in eval mode computes the same function. This is the form the ONNX export
+    gives; a network trained on from it (``detection.train_detector``, ``start``) keeps its norms in eval mode."""
+    with torch.no_grad():
+        for module in net.modules():
+            if not isinstance(module, nn.Sequential):
+                continue
+            layers = list(module.children())
+            for conv, norm in zip(layers, layers[1:], strict=False):
+                if not (isinstance(conv, nn.Conv2d) and isinstance(norm, nn.BatchNorm2d)) or conv.bias is not None:
+                    continue
+                scale = norm.weight / torch.sqrt(norm.running_var + norm.eps)
+                conv.weight.mul_(scale[:, None, None, None])
+                norm.bias.copy_(norm.bias - norm.running_mean * scale)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0)
+                norm.weight.fill_(math.sqrt(1.0 + norm.eps))
+    return net
 
 
 class DetectorExport(nn.Module):

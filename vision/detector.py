@@ -32,7 +32,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.types import CLASSES, Detections
+from vision.types import CLASSES, Detections, box_iou
 
 #: The description of a model folder: names its files and the settings they were trained with.
 MODEL_JSON = "model.json"
@@ -170,18 +170,6 @@ def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = 64, margin: flo
         shrink = crop.shape[0] > size and crop.shape[1] > size
         out[i] = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
     return out.transpose(0, 3, 1, 2).astype(np.float32)
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Intersection over union of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy."""
-    a = np.asarray(a, np.float64).reshape(-1, 4)
-    b = np.asarray(b, np.float64).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:

@@ -54,7 +54,7 @@ from tqdm import tqdm
 from vision.annotate import GREEN, ORANGE, RED, Box, draw_boxes, to_jpeg
 from vision.io import IMAGE_SUFFIXES, ImageError, decode_image
 from vision.recognize import DECODE_SIDE
-from vision.types import CLASS_INDEX, CLASSES, Detections
+from vision.types import CLASS_INDEX, CLASSES, Detections, box_iou
 
 Detector = Callable[[np.ndarray], Detections]
 
@@ -109,21 +109,6 @@ class ImageMatch:
         return not self.false_positives and not self.false_negatives
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in a (N, 4) with every box in b (M, 4), xyxy: an (N, M) array."""
-    a = np.asarray(a, np.float64).reshape(-1, 4)
-    b = np.asarray(b, np.float64).reshape(-1, 4)
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    union = area_a[:, None] + area_b[None, :] - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
-
-
 def match_image(
     predicted: Detections,
     truth: GroundTruth,
@@ -139,7 +124,7 @@ def match_image(
     pred_scores = np.asarray(predicted.scores, np.float64).reshape(-1)
     keep_truth = [j for j, c in enumerate(truth.codes) if known is None or c in known]
     dropped_truth = sorted(set(range(len(truth))) - set(keep_truth))
-    overlap_all = iou_matrix(pred_boxes, truth.boxes)
+    overlap_all = box_iou(pred_boxes, truth.boxes)
     keep_pred = []
     for i, code in enumerate(pred_codes):
         if known is not None and code not in known:

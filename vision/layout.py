@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.types import Detections
+from vision.types import Detections, box_iou
 
 #: A gap between two tiles of a row wider than this fraction of a tile's width sets a group apart.
 GAP = 0.35
@@ -116,19 +116,6 @@ def drop_duplicates(detections: Detections, iou: float = DUPLICATE_IOU) -> tuple
     if len(keep) == n:
         return detections, []
     return detections.subset(np.array(sorted(keep), np.int64)), warnings
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in a (N, 4) with every box in b (M, 4), xyxy: an (N, M) array."""
-    a = np.asarray(a, np.float64).reshape(-1, 4)
-    b = np.asarray(b, np.float64).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    union = area_a[:, None] + area_b[None, :] - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
 
 
 def read_layout(detections: Detections) -> Layout:

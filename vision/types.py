@@ -1,7 +1,8 @@
 """The data types that flow through the vision pipeline.
 
 `Detections` is the one type every detector produces and every consumer (layout, annotation,
-evaluation, dataset export) reads: parallel numpy arrays, one row per tile found.
+evaluation, dataset export) reads: parallel numpy arrays, one row per tile found. ``box_iou`` is the overlap of
+boxes they all measure.
 """
 
 from __future__ import annotations
@@ -80,3 +81,17 @@ class Detections:
             self.orientation[mask],
             self.face_down[mask],
         )
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over union of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy: an (N, M)
+    array (0 where both boxes are empty)."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)

@@ -11,7 +11,6 @@ classifiers quantised to 8 bits) with ``model.json``, and measure them on synthe
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import pickle
 import platform
@@ -287,7 +286,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         further = _load_stage(args, "detector-further", further_key)
         if further is None:
             further_seed = int(np.random.SeedSequence([det_seed, 1]).generate_state(1)[0])
-            start = fold_batch_norm(copy.deepcopy(detector))
+            # the first stage is saved and read no more: it is folded and trained on in place
+            start = fold_batch_norm(detector)
             further = train_detector(
                 real,
                 synthetic,

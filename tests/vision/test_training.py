@@ -278,6 +278,11 @@ def test_each_classifier_of_the_training_command_has_its_stage_and_a_length_give
 
     parser = build_parser()
     assert parser.parse_args(["--data", "d", "--out", "o"]).cls_steps == [11000]
+    assert parser.parse_args(["--data", "d", "--out", "o"]).det_further == []
+    assert parser.parse_args(["--data", "d", "--out", "o", "--det-further", "18000", "9000"]).det_further == [
+        18000,
+        9000,
+    ]
     steps = parser.parse_args(["--data", "d", "--out", "o", "--cls-steps", "30000", "36000", "30000"]).cls_steps
     runs = classifier_runs(steps, 1234)
     assert [(stage, length, draw) for stage, length, _, draw in runs] == [

@@ -225,11 +225,15 @@ def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: 
     assert all(torch.equal(alone[name], shared[name]) for name in alone)
 
 
-def test_a_detector_trained_further_starts_from_its_folded_form_and_keeps_its_norms_frozen(pool: synth.FacePool):
+def test_a_detector_trained_further_starts_from_its_folded_form_keeps_its_norms_frozen_and_resumes(
+    pool: synth.FacePool, tmp_path: Path
+):
+    import argparse
     import copy
 
     import torch
 
+    from vision.training.__main__ import _load_stage, _save_stage
     from vision.training.detection import train_detector
     from vision.training.nets import TileDetector, fold_batch_norm
 
@@ -264,6 +268,15 @@ def test_a_detector_trained_further_starts_from_its_folded_form_and_keeps_its_no
     # the weights moved, the norms' statistics did not
     assert not torch.equal(trained.stem[0][0].weight, again.stem[0][0].weight)
     assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+    # a run resumed with the same settings takes the stage back as a detector
+    args = argparse.Namespace(work=tmp_path, resume=True)
+    _save_stage(args, "detector-further-2", {"further": [3, 3]}, trained)
+    assert _load_stage(args, "detector-further-2", {"further": [3, 4]}) is None  # saved with other settings
+    resumed = _load_stage(args, "detector-further-2", {"further": [3, 3]})
+    assert isinstance(resumed, TileDetector)
+    assert all(
+        torch.equal(a, b) for a, b in zip(trained.state_dict().values(), resumed.state_dict().values(), strict=True)
+    )
 
 
 def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
@@ -303,8 +316,11 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
         main([*where, "--workers", "-2"])
     assert stop.value.code == 2 and "--workers -2: give 0 or more processes" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
-        main([*where, "--det-further", "-1"])
-    assert stop.value.code == 2 and "--det-further -1: give 0 or more batches" in capsys.readouterr().err
+        main([*where, "--det-further", "18000", "-1"])
+    assert (
+        stop.value.code == 2
+        and "--det-further 18000 -1: give 1 or more batches for each stage" in capsys.readouterr().err
+    )
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-width", "2"])
     assert stop.value.code == 2 and "--cls-width 2: give 4 channels or more" in capsys.readouterr().err

@@ -65,9 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--det-further",
         type=int,
-        default=0,
+        nargs="+",
+        default=[],
         help="detector batches trained on after the first --det-steps, its batch norms folded and frozen, the "
-        "learning rate peaking at a third (default 0: none)",
+        "learning rate peaking at a third (default: none); several numbers train on in that many stages, each "
+        "one warming up again from the last",
     )
     parser.add_argument(
         "--cls-steps",
@@ -164,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 0:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
-    if args.det_further < 0:
-        parser.error(f"--det-further {args.det_further}: give 0 or more batches")
+    if args.det_further and min(args.det_further) < 1:
+        parser.error(f"--det-further {' '.join(map(str, args.det_further))}: give 1 or more batches for each stage")
     if args.cls_width < 4:
         parser.error(f"--cls-width {args.cls_width}: give 4 channels or more")
     if min(args.cls_steps) < 1:
@@ -280,25 +282,24 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         detector = train_detector(real, synthetic, args.det_steps, det_seed, progress=_progress(bar), **options)
         _save_stage(args, "detector", det_key, detector)
     bar.close()
-    if args.det_further:
-        bar = _bar(args.det_further, "train detector further")
-        further_key = {**det_key, "further": args.det_further, "lr": FURTHER_LR}
-        further = _load_stage(args, "detector-further", further_key)
+    for number, steps in enumerate(args.det_further, 1):
+        bar = _bar(steps, f"train detector further {number}/{len(args.det_further)}")
+        further_key = {**det_key, "further": args.det_further[:number], "lr": FURTHER_LR}
+        further = _load_stage(args, f"detector-further-{number}", further_key)
         if further is None:
-            further_seed = int(np.random.SeedSequence([det_seed, 1]).generate_state(1)[0])
-            # the first stage is saved and read no more: it is folded and trained on in place
-            start = fold_batch_norm(detector)
+            further_seed = int(np.random.SeedSequence([det_seed, number]).generate_state(1)[0])
+            # the stage before is saved and read no more: it is folded (once) and trained on in place
             further = train_detector(
                 real,
                 synthetic,
-                args.det_further,
+                steps,
                 further_seed,
                 lr=FURTHER_LR,
                 progress=_progress(bar),
-                start=start,
+                start=fold_batch_norm(detector),
                 **options,
             )
-            _save_stage(args, "detector-further", further_key, further)
+            _save_stage(args, f"detector-further-{number}", further_key, further)
         detector = further
         bar.close()
 
@@ -359,7 +360,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         # trained further after a +) x classifier steps (those of each classifier joined by +), classifier width
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
-        + f"-n{args.scenes}-{args.det_steps}{f'+{args.det_further}' if args.det_further else ''}"
+        + f"-n{args.scenes}-{args.det_steps}{''.join(f'+{steps}' for steps in args.det_further)}"
         + f"x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}",
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
@@ -470,7 +471,7 @@ def _load_stage(args: argparse.Namespace, stage: str, key: dict):
     weights, saved = args.work / f"{stage}.pt", args.work / f"{stage}.json"
     if not (args.resume and weights.is_file() and saved.is_file()) or json.loads(saved.read_text()) != key:
         return None
-    net = TileDetector() if stage == "detector" else TileClassifier(NUM_OUTPUTS, key["width"])
+    net = TileDetector() if stage.startswith("detector") else TileClassifier(NUM_OUTPUTS, key["width"])
     net.load_state_dict(torch.load(weights))
     print(f"{stage}: weights of an earlier run taken from {weights}")
     return net.eval()

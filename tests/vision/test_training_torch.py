@@ -263,7 +263,7 @@ def test_a_detector_trained_further_starts_from_its_folded_form_keeps_its_norms_
     pictures = [
         Picture(encode(s.image), s.boxes) for s in (synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2))
     ]
-    trained = train_detector(pictures, pictures, steps=3, seed=5, batch=2, crop=96, lr=1e-3, start=folded)
+    trained = train_detector(pictures, pictures, steps=3, seed=5, batch=2, crop=96, start=folded)
     assert trained is folded and not trained.training
     # the weights moved, the norms' statistics did not
     assert not torch.equal(trained.stem[0][0].weight, again.stem[0][0].weight)

@@ -294,7 +294,6 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 synthetic,
                 steps,
                 further_seed,
-                lr=FURTHER_LR,
                 progress=_progress(bar),
                 start=fold_batch_norm(detector),
                 **options,

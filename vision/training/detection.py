@@ -20,6 +20,10 @@ from vision.training.nets import STRIDE, TileDetector
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
 DETECT_SIZE = 512
+#: Training a detector from scratch (``train_detector``): the peak learning rate and the share of the batches
+#: that warm up to it.
+LR = 3e-3
+WARMUP = 0.1
 #: Training a detector on (``train_detector``, ``start``): the peak learning rate (a third of the first run's)
 #: and the share of the batches that warm up to it.
 FURTHER_LR = 1e-3
@@ -200,7 +204,7 @@ def train_detector(
     seed: int,
     batch: int = 16,
     crop: int = 384,
-    lr: float = 3e-3,
+    lr: float | None = None,
     real_share: float = 0.5,
     bf16: bool = False,
     progress=None,
@@ -212,9 +216,9 @@ def train_detector(
     in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
     from its own random numbers, so the same whatever the number of workers). Returns the network on the CPU.
 
-    From scratch, or on from ``start`` (changed in place), a detector whose batch norms are folded into its
-    convolutions (``nets.fold_batch_norm``): they stay in eval mode, and the warm-up is shorter
-    (``FURTHER_WARMUP``)."""
+    From scratch (peak ``LR``, warm-up ``WARMUP`` unless ``lr`` is given), or on from ``start`` (changed in
+    place), a detector whose batch norms are folded into its convolutions (``nets.fold_batch_norm``): they stay
+    in eval mode, and the learning rate peaks lower after a shorter warm-up (``FURTHER_LR``, ``FURTHER_WARMUP``)."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:
@@ -222,8 +226,9 @@ def train_detector(
 
     stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
     net = (start if start is not None else TileDetector()).to(device=device, memory_format=torch.channels_last)
+    lr = lr if lr is not None else (FURTHER_LR if start is not None else LR)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    warmup = FURTHER_WARMUP if start is not None else 0.1
+    warmup = FURTHER_WARMUP if start is not None else WARMUP
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warmup)
     net.train()
     if start is not None:

@@ -216,9 +216,10 @@ def train_detector(
     in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
     from its own random numbers, so the same whatever the number of workers). Returns the network on the CPU.
 
-    From scratch (peak ``LR``, warm-up ``WARMUP`` unless ``lr`` is given), or on from ``start`` (changed in
-    place), a detector whose batch norms are folded into its convolutions (``nets.fold_batch_norm``): they stay
-    in eval mode, and the learning rate peaks lower after a shorter warm-up (``FURTHER_LR``, ``FURTHER_WARMUP``)."""
+    From scratch (the learning rate warming up over ``WARMUP`` of the batches to ``LR``), or on from ``start``
+    (changed in place), a detector whose batch norms are folded into its convolutions (``nets.fold_batch_norm``):
+    they stay in eval mode, and the learning rate peaks lower after a shorter warm-up (``FURTHER_WARMUP``,
+    ``FURTHER_LR``). ``lr`` given replaces either peak."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:

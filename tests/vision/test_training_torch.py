@@ -270,13 +270,43 @@ def test_a_detector_trained_further_starts_from_its_folded_form_keeps_its_norms_
     assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
     # a run resumed with the same settings takes the stage back as a detector
     args = argparse.Namespace(work=tmp_path, resume=True)
-    _save_stage(args, "detector-further-2", {"further": [3, 3]}, trained)
-    assert _load_stage(args, "detector-further-2", {"further": [3, 4]}) is None  # saved with other settings
-    resumed = _load_stage(args, "detector-further-2", {"further": [3, 3]})
+    _save_stage(args, "detector-further-2", {"further": [3, 3], "width": 16}, trained)
+    assert _load_stage(args, "detector-further-2", {"further": [3, 4], "width": 16}) is None  # other settings
+    resumed = _load_stage(args, "detector-further-2", {"further": [3, 3], "width": 16})
     assert isinstance(resumed, TileDetector)
     assert all(
         torch.equal(a, b) for a, b in zip(trained.state_dict().values(), resumed.state_dict().values(), strict=True)
     )
+
+
+def test_a_detector_of_another_width_trains_exports_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
+    import argparse
+
+    import onnxruntime as ort
+    import torch
+
+    from vision.training.__main__ import _load_stage, _save_stage
+    from vision.training.detection import train_detector
+    from vision.training.nets import DetectorExport
+
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(6)
+    pictures = [
+        Picture(encode(s.image), s.boxes) for s in (synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2))
+    ]
+    net = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=96, width=8)
+    # stages of 8, 16, 24, 40 and 64 channels, a feature pyramid of 24
+    assert net.stem[0][0].out_channels == 8 and net.s32[0][0].out_channels == 64 and net.out_hm.in_channels == 24
+    path = tmp_path / "detector.onnx"
+    export = DetectorExport(net).eval()
+    torch.onnx.export(export, torch.zeros(1, 3, 128, 128), path, input_names=["image"], opset_version=17, dynamo=False)
+    heat, sides = ort.InferenceSession(str(path)).run(None, {"image": np.zeros((1, 3, 128, 128), np.float32)})
+    assert heat.shape == (1, 1, 16, 16) and sides.shape == (1, 4, 16, 16)
+    args = argparse.Namespace(work=tmp_path, resume=True)
+    _save_stage(args, "detector", {"width": 8}, net)
+    assert _load_stage(args, "detector", {"width": 16}) is None  # saved with other settings
+    again = _load_stage(args, "detector", {"width": 8})
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values(), strict=True))
 
 
 def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
@@ -321,6 +351,9 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
         stop.value.code == 2
         and "--det-further 18000 -1: give 1 or more batches for each stage" in capsys.readouterr().err
     )
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-width", "3"])
+    assert stop.value.code == 2 and "--det-width 3: give 4 channels or more" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-width", "2"])
     assert stop.value.code == 2 and "--cls-width 2: give 4 channels or more" in capsys.readouterr().err

@@ -8,3 +8,6 @@ scratch and writes the ONNX files with their metadata; ``python -m vision.traini
 #: Channels of the classifier's first stage by default (``nets.TileClassifier``; its later stages have 2, 4 and 6
 #: times as many). Here rather than in ``nets`` so that the command line reads it without importing torch.
 CLASSIFIER_WIDTH = 32
+#: Channels of the detector's first stage by default (``nets.TileDetector``; its later stages have 2, 3, 5 and 8
+#: times as many, its feature pyramid 3 times).
+DETECTOR_WIDTH = 16

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from vision.training import CLASSIFIER_WIDTH
+from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH
 from vision.training.data import DataError
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import DARK_FACES
@@ -78,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=[11000],
         help="classifier batches of 128 (default 11000); several numbers train one classifier for each, and the "
         "runtime averages their outputs (a number given again trains another classifier as long from another seed)",
+    )
+    parser.add_argument(
+        "--det-width",
+        type=int,
+        default=DETECTOR_WIDTH,
+        help=f"channels of the detector's first stage, the later ones 2, 3, 5 and 8 times as many (default "
+        f"{DETECTOR_WIDTH}; 24 takes about twice the time a pass, 32 three times)",
     )
     parser.add_argument(
         "--cls-width",
@@ -168,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
     if args.det_further and min(args.det_further) < 1:
         parser.error(f"--det-further {' '.join(map(str, args.det_further))}: give 1 or more batches for each stage")
+    if args.det_width < 4:
+        parser.error(f"--det-width {args.det_width}: give 4 channels or more")
     if args.cls_width < 4:
         parser.error(f"--cls-width {args.cls_width}: give 4 channels or more")
     if min(args.cls_steps) < 1:
@@ -276,10 +285,12 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
 
     options = {"bf16": bf16, "device": str(device), "workers": args.workers}
     bar = _bar(args.det_steps, "train detector")
-    det_key = {**scenes_key, "steps": args.det_steps, "precision": precision}
+    det_key = {**scenes_key, "steps": args.det_steps, "precision": precision, "width": args.det_width}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
-        detector = train_detector(real, synthetic, args.det_steps, det_seed, progress=_progress(bar), **options)
+        detector = train_detector(
+            real, synthetic, args.det_steps, det_seed, progress=_progress(bar), width=args.det_width, **options
+        )
         _save_stage(args, "detector", det_key, detector)
     bar.close()
     for number, steps in enumerate(args.det_further, 1):
@@ -356,11 +367,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     }
     training = {
         # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector steps (those
-        # trained further after a +) x classifier steps (those of each classifier joined by +), classifier width
+        # trained further after a +) x classifier steps (those of each classifier joined by +), classifier width,
+        # and the detector's width where it is not the default
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
         + f"-n{args.scenes}-{args.det_steps}{''.join(f'+{steps}' for steps in args.det_further)}"
-        + f"x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}",
+        + f"x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}"
+        + (f"-dw{args.det_width}" if args.det_width != DETECTOR_WIDTH else ""),
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -370,6 +383,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "phone_scenes": args.phone_scenes,
         "detector_steps": args.det_steps,
         "detector_further_steps": args.det_further,
+        "detector_width": args.det_width,
         "classifier_steps": args.cls_steps,
         "classifier_width": args.cls_width,
         "real_photos": len(photos),
@@ -460,7 +474,7 @@ def _save_stage(args: argparse.Namespace, stage: str, key: dict, net) -> None:
 
 
 def _load_stage(args: argparse.Namespace, stage: str, key: dict):
-    """The weights a previous run with the same settings (``key``; a classifier's holds its width) saved for
+    """The weights a previous run with the same settings (``key``; it holds the network's width) saved for
     ``stage``, when ``--resume`` asks for them."""
     import torch
 
@@ -470,7 +484,8 @@ def _load_stage(args: argparse.Namespace, stage: str, key: dict):
     weights, saved = args.work / f"{stage}.pt", args.work / f"{stage}.json"
     if not (args.resume and weights.is_file() and saved.is_file()) or json.loads(saved.read_text()) != key:
         return None
-    net = TileDetector() if stage.startswith("detector") else TileClassifier(NUM_OUTPUTS, key["width"])
+    width = key["width"]
+    net = TileDetector(width) if stage.startswith("detector") else TileClassifier(NUM_OUTPUTS, width)
     net.load_state_dict(torch.load(weights))
     print(f"{stage}: weights of an earlier run taken from {weights}")
     return net.eval()

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import torch
 
+from vision.training import DETECTOR_WIDTH
 from vision.training.loop import autocast, produce
 from vision.training.nets import STRIDE, TileDetector
 
@@ -211,22 +212,24 @@ def train_detector(
     device: str = "cpu",
     workers: int = 0,
     start: TileDetector | None = None,
+    width: int = DETECTOR_WIDTH,
 ) -> TileDetector:
     """Train a detector for ``steps`` batches (AdamW, one-cycle learning rate peaking at ``lr``; the forward pass
     in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
     from its own random numbers, so the same whatever the number of workers). Returns the network on the CPU.
 
-    From scratch (the learning rate warming up over ``WARMUP`` of the batches to ``LR``), or on from ``start``
-    (changed in place), a detector whose batch norms are folded into its convolutions (``nets.fold_batch_norm``):
-    they stay in eval mode, and the learning rate peaks lower after a shorter warm-up (``FURTHER_WARMUP``,
-    ``FURTHER_LR``). ``lr`` given replaces either peak."""
+    From scratch (a network ``width`` channels wide in its first stage, the learning rate warming up over
+    ``WARMUP`` of the batches to ``LR``), or on from ``start`` (changed in place; its own width), a detector whose
+    batch norms are folded into its convolutions (``nets.fold_batch_norm``): they stay in eval mode, and the
+    learning rate peaks lower after a shorter warm-up (``FURTHER_WARMUP``, ``FURTHER_LR``). ``lr`` given replaces
+    either peak."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:
         return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share)
 
     stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
-    net = (start if start is not None else TileDetector()).to(device=device, memory_format=torch.channels_last)
+    net = (start if start is not None else TileDetector(width)).to(device=device, memory_format=torch.channels_last)
     lr = lr if lr is not None else (FURTHER_LR if start is not None else LR)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     warmup = FURTHER_WARMUP if start is not None else WARMUP

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from vision.training import CLASSIFIER_WIDTH
+from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH
 
 #: Output stride of the detector.
 STRIDE = 8
@@ -51,11 +51,13 @@ class Normalize(nn.Module):
 
 
 class TileDetector(nn.Module):
-    """Tile centres and boxes at stride 8. Outputs (heatmap logits (N,1,h,w), log box sides (N,4,h,w))."""
+    """Tile centres and boxes at stride 8. Outputs (heatmap logits (N,1,h,w), log box sides (N,4,h,w)); ``width``
+    channels in the first stage, 2, 3, 5 and 8 times as many in the later ones, 3 times in the feature pyramid."""
 
-    def __init__(self, widths: tuple[int, ...] = (16, 32, 48, 80, 128), neck: int = 48) -> None:
+    def __init__(self, width: int = DETECTOR_WIDTH) -> None:
         super().__init__()
-        c = widths
+        c = (width, 2 * width, 3 * width, 5 * width, 8 * width)
+        neck = 3 * width
         self.norm = Normalize()
         self.stem = nn.Sequential(conv_bn(3, c[0], 2), conv_bn(c[0], c[1], 2))
         self.s8 = nn.Sequential(conv_bn(c[1], c[2], 2), Residual(c[2]))

@@ -33,6 +33,19 @@ def pool() -> synth.FacePool:
     return small_pool()
 
 
+def _pictures(pool: synth.FacePool, count: int, seed: int) -> list[Picture]:
+    """``count`` small synthetic scenes (192 px) as training pictures."""
+    renderer, rng = synth.SceneRenderer(pool, size=192), np.random.default_rng(seed)
+    return [Picture(encode(s.image), s.boxes) for s in (renderer.render(rng) for _ in range(count))]
+
+
+def _same_weights(a, b) -> bool:
+    """Whether two networks hold the same weights and buffers, to the bit."""
+    import torch
+
+    return all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values(), strict=True))
+
+
 # ------------------------------------------------------------------------------------------ targets and crops
 
 
@@ -212,9 +225,7 @@ def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: 
     from vision.training.detection import train_detector
 
     torch.set_num_threads(1)
-    renderer = synth.SceneRenderer(pool, size=192)
-    rng = np.random.default_rng(3)
-    pictures = [Picture(encode(s.image), s.boxes) for s in (renderer.render(rng) for _ in range(3))]
+    pictures = _pictures(pool, 3, seed=3)
     # each batch is drawn from its own step's random numbers: three workers making steps 0-3-6, 1-4, 2-5 must
     # hand them back in step order for the weights to come out the same
     alone, shared = (
@@ -259,10 +270,7 @@ def test_a_detector_trained_further_starts_from_its_folded_form_keeps_its_norms_
         torch.allclose(a, b) for a, b in zip(folded.state_dict().values(), again.state_dict().values(), strict=True)
     )
     torch.set_num_threads(1)
-    rng = np.random.default_rng(3)
-    pictures = [
-        Picture(encode(s.image), s.boxes) for s in (synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2))
-    ]
+    pictures = _pictures(pool, 2, seed=3)
     trained = train_detector(pictures, pictures, steps=3, seed=5, batch=2, crop=96, start=folded)
     assert trained is folded and not trained.training
     # the weights moved, the norms' statistics did not
@@ -273,40 +281,38 @@ def test_a_detector_trained_further_starts_from_its_folded_form_keeps_its_norms_
     _save_stage(args, "detector-further-2", {"further": [3, 3], "width": 16}, trained)
     assert _load_stage(args, "detector-further-2", {"further": [3, 4], "width": 16}) is None  # other settings
     resumed = _load_stage(args, "detector-further-2", {"further": [3, 3], "width": 16})
-    assert isinstance(resumed, TileDetector)
-    assert all(
-        torch.equal(a, b) for a, b in zip(trained.state_dict().values(), resumed.state_dict().values(), strict=True)
-    )
+    assert isinstance(resumed, TileDetector) and _same_weights(trained, resumed)
 
 
 def test_a_detector_of_another_width_trains_exports_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
     import argparse
 
-    import onnxruntime as ort
     import torch
 
     from vision.training.__main__ import _load_stage, _save_stage
     from vision.training.detection import train_detector
+    from vision.training.export import ExportError, verify
     from vision.training.nets import DetectorExport
 
     torch.set_num_threads(1)
-    rng = np.random.default_rng(6)
-    pictures = [
-        Picture(encode(s.image), s.boxes) for s in (synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2))
-    ]
+    pictures = _pictures(pool, 2, seed=6)
     net = train_detector(pictures, pictures, steps=2, seed=0, batch=2, crop=96, width=8)
     # stages of 8, 16, 24, 40 and 64 channels, a feature pyramid of 24
     assert net.stem[0][0].out_channels == 8 and net.s32[0][0].out_channels == 64 and net.out_hm.in_channels == 24
     path = tmp_path / "detector.onnx"
     export = DetectorExport(net).eval()
-    torch.onnx.export(export, torch.zeros(1, 3, 128, 128), path, input_names=["image"], opset_version=17, dynamo=False)
-    heat, sides = ort.InferenceSession(str(path)).run(None, {"image": np.zeros((1, 3, 128, 128), np.float32)})
+    x = np.random.default_rng(0).uniform(0, 255, (1, 3, 128, 128)).astype(np.float32)
+    with torch.no_grad():
+        heat, sides = export(torch.from_numpy(x))
     assert heat.shape == (1, 1, 16, 16) and sides.shape == (1, 4, 16, 16)
+    torch.onnx.export(export, torch.from_numpy(x), path, opset_version=17, dynamo=False)
+    verify(export, path, [x], atol=2e-3)  # onnxruntime gives torch's outputs, of the same shapes
+    with pytest.raises(ExportError, match="output of shape"):
+        verify(lambda t: tuple(out[..., :8] for out in export(t)), path, [x], atol=2e-3)
     args = argparse.Namespace(work=tmp_path, resume=True)
     _save_stage(args, "detector", {"width": 8}, net)
     assert _load_stage(args, "detector", {"width": 16}) is None  # saved with other settings
-    again = _load_stage(args, "detector", {"width": 8})
-    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values(), strict=True))
+    assert _same_weights(net, _load_stage(args, "detector", {"width": 8}))
 
 
 def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: synth.FacePool, tmp_path: Path):
@@ -330,8 +336,7 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     args = argparse.Namespace(work=tmp_path, resume=True)
     _save_stage(args, "classifier", {"width": 8}, net)
     assert _load_stage(args, "classifier", {"width": 16}) is None  # saved with other settings
-    again = _load_stage(args, "classifier", {"width": 8})
-    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values(), strict=True))
+    assert _same_weights(net, _load_stage(args, "classifier", {"width": 8}))
 
 
 def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thin_or_empty_classifiers(

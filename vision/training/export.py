@@ -54,7 +54,7 @@ def _export(module: torch.nn.Module, example: torch.Tensor, path: Path, names: d
 
 def verify(module: torch.nn.Module, path: Path, inputs: list[np.ndarray], atol: float) -> float:
     """The largest difference between torch's and onnxruntime's outputs on ``inputs`` (absolute below 1,
-    relative above); raises beyond ``atol``."""
+    relative above); raises beyond ``atol``, or where an output's shape differs."""
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
@@ -65,6 +65,8 @@ def verify(module: torch.nn.Module, path: Path, inputs: list[np.ndarray], atol: 
             expected = [t.numpy() for t in module(torch.from_numpy(x))]
         got = session.run(None, {name: x})
         for e, g in zip(expected, got, strict=True):
+            if e.shape != g.shape:
+                raise ExportError(f"{path.name}: onnxruntime gives an output of shape {g.shape}, torch {e.shape}")
             worst = max(worst, float(np.max(np.abs(e - g) / np.maximum(1.0, np.abs(e)))))
     if worst > atol:
         raise ExportError(f"{path.name}: onnxruntime differs from torch by {worst:.2e} (allowed {atol:.0e})")

@@ -236,6 +236,84 @@ def test_a_detector_trained_with_batch_workers_equals_one_trained_without(pool: 
     assert all(torch.equal(alone[name], shared[name]) for name in alone)
 
 
+def test_batches_made_from_their_index_go_on_from_any_batch_with_or_without_workers():
+    from vision.training.loop import produce
+
+    assert list(produce(lambda index: index * 10, 7, workers=0, first=3)) == [30, 40, 50, 60]
+    assert list(produce(lambda index: index * 10, 7, workers=2, first=3)) == [30, 40, 50, 60]
+    assert list(produce(lambda index: index * 10, 7, workers=2)) == [0, 10, 20, 30, 40, 50, 60]
+
+
+@pytest.mark.parametrize("network", ["detector", "classifier"])
+def test_a_stage_stopped_midway_goes_on_from_its_snapshot_to_the_same_weights(
+    pool: synth.FacePool, tmp_path: Path, network: str
+):
+    import torch
+
+    from vision.training.classification import train_classifier
+    from vision.training.detection import train_detector
+    from vision.training.loop import Snapshots
+
+    torch.set_num_threads(1)
+    if network == "detector":
+        pictures = _pictures(pool, 2, seed=3)
+
+        def train(snapshots, progress=None):
+            return train_detector(
+                pictures, pictures, steps=5, seed=5, batch=2, crop=96, snapshots=snapshots, progress=progress
+            )
+    else:  # its dropout draws from torch's random numbers, which the snapshot holds too
+        rng = np.random.default_rng(4)
+        scenes = [synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2)]
+        bank = CropBank.concat(
+            [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
+        )
+
+        def train(snapshots, progress=None):
+            return train_classifier(
+                bank, {1: 0.8, 2: 0.2}, steps=5, seed=0, batch=8, width=8, snapshots=snapshots, progress=progress
+            )
+
+    path = tmp_path / "stage.snapshot.pt"
+    whole = train(Snapshots(path, {"steps": 5}, every=2))
+    # snapshots after batches 2 and 4; none after the last one, the finished network being the stage's weights
+    assert torch.load(path, weights_only=True)["done"] == 4
+    steps: list[int] = []
+    resumed = train(Snapshots(path, {"steps": 5}, every=2), lambda step, losses: steps.append(step))
+    assert steps == [4] and _same_weights(whole, resumed)
+    # a snapshot of other settings, or a run not asked to resume, starts from the first batch
+    for snapshots in (Snapshots(path, {"steps": 6}, every=2), Snapshots(path, {"steps": 5}, every=2, resume=False)):
+        steps.clear()
+        assert snapshots.found() == 0
+        assert _same_weights(whole, train(snapshots, lambda step, losses: steps.append(step)))
+        assert steps == [0, 1, 2, 3, 4]
+    # going on from batch 2 (an earlier snapshot, kept aside) gives the same weights as well
+    early = tmp_path / "early.snapshot.pt"
+    train(Snapshots(early, {"steps": 5}, every=3))
+    steps.clear()
+    assert _same_weights(whole, train(Snapshots(early, {"steps": 5}, every=3), lambda s, _: steps.append(s)))
+    assert steps == [3, 4]
+    with pytest.raises(ValueError, match="1 or more"):
+        Snapshots(path, {}, every=0)
+
+
+def test_the_training_command_deletes_a_stage_s_snapshot_once_the_stage_is_saved(tmp_path: Path):
+    import argparse
+
+    from vision.training.__main__ import _load_stage, _save_stage, _snapshots
+    from vision.training.classification import NUM_OUTPUTS
+    from vision.training.nets import TileClassifier
+
+    args = argparse.Namespace(work=tmp_path, resume=True, snapshot_every=500)
+    assert _snapshots(argparse.Namespace(work=tmp_path, resume=True, snapshot_every=0), "classifier", {}) is None
+    snapshots = _snapshots(args, "classifier", {"width": 8})
+    assert snapshots.path == tmp_path / "classifier.snapshot.pt" and snapshots.every == 500
+    snapshots.path.write_bytes(b"left by a run stopped midway")
+    net = TileClassifier(NUM_OUTPUTS, 8)
+    _save_stage(args, "classifier", {"width": 8}, net, snapshots)
+    assert not snapshots.path.exists() and _same_weights(net, _load_stage(args, "classifier", {"width": 8}))
+
+
 def test_a_detector_trained_further_starts_from_its_folded_form_keeps_its_norms_frozen_and_resumes(
     pool: synth.FacePool, tmp_path: Path
 ):

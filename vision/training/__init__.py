@@ -11,3 +11,6 @@ CLASSIFIER_WIDTH = 32
 #: Channels of the detector's first stage by default (``nets.TileDetector``; its later stages have 2, 3, 5 and 8
 #: times as many, its feature pyramid 3 times).
 DETECTOR_WIDTH = 16
+#: Batches between two snapshots of the stage in training (``loop.Snapshots``, ``--snapshot-every``): three to five
+#: minutes of the detector on 2 cores, a few seconds to write.
+SNAPSHOT_EVERY = 500

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH
+from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH, SNAPSHOT_EVERY
 from vision.training.data import DataError
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import DARK_FACES
@@ -146,7 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="take a stage's weights from --work when a run with the same settings left them there",
+        help="take a stage's weights from --work when a run with the same settings left them there, and go on "
+        "from the last snapshot of a stage it stopped in",
+    )
+    parser.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=SNAPSHOT_EVERY,
+        help=f"save the state of the stage in training to --work every so many batches, for --resume to go on "
+        f"from (default {SNAPSHOT_EVERY}; 0: never)",
     )
     parser.add_argument("--force", action="store_true", help="replace a model already in --out")
     return parser
@@ -157,11 +165,11 @@ def _bar(total: int, desc: str) -> tqdm:
 
 
 def _progress(bar: tqdm) -> Callable[[int, dict], None]:
-    """A training loop's progress callback: ``bar`` advanced each step, the losses shown every 20 (reading them
-    makes a GPU wait)."""
+    """A training loop's progress callback: ``bar`` at each step, the losses shown every 20 (reading them makes a
+    GPU wait)."""
 
     def update(step: int, losses: dict) -> None:
-        bar.update(1)
+        bar.update(step + 1 - bar.n)  # a run going on from a snapshot starts past 0
         if step % 20 == 0:
             bar.set_postfix({k: f"{v:.3f}" for k, v in losses.items()})
 
@@ -179,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--det-width {args.det_width}: give 4 channels or more")
     if args.cls_width < 4:
         parser.error(f"--cls-width {args.cls_width}: give 4 channels or more")
+    if args.snapshot_every < 0:
+        parser.error(f"--snapshot-every {args.snapshot_every}: give 0 (never) or more batches")
     if min(args.cls_steps) < 1:
         parser.error(f"--cls-steps {' '.join(map(str, args.cls_steps))}: give 1 or more batches for each classifier")
     if (args.out / "model.json").exists() and not args.force:
@@ -288,10 +298,18 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     det_key = {**scenes_key, "steps": args.det_steps, "precision": precision, "width": args.det_width}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
+        snapshots = _snapshots(args, "detector", det_key)
         detector = train_detector(
-            real, synthetic, args.det_steps, det_seed, progress=_progress(bar), width=args.det_width, **options
+            real,
+            synthetic,
+            args.det_steps,
+            det_seed,
+            progress=_progress(bar),
+            width=args.det_width,
+            snapshots=snapshots,
+            **options,
         )
-        _save_stage(args, "detector", det_key, detector)
+        _save_stage(args, "detector", det_key, detector, snapshots)
     bar.close()
     for number, steps in enumerate(args.det_further, 1):
         bar = _bar(steps, f"train detector further {number}/{len(args.det_further)}")
@@ -300,6 +318,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         if further is None:
             further_seed = int(np.random.SeedSequence([det_seed, number]).generate_state(1)[0])
             # the stage before is saved and read no more: it is folded (once) and trained on in place
+            snapshots = _snapshots(args, f"detector-further-{number}", further_key)
             further = train_detector(
                 real,
                 synthetic,
@@ -307,9 +326,10 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 further_seed,
                 progress=_progress(bar),
                 start=fold_batch_norm(detector),
+                snapshots=snapshots,
                 **options,
             )
-            _save_stage(args, f"detector-further-{number}", further_key, further)
+            _save_stage(args, f"detector-further-{number}", further_key, further, snapshots)
         detector = further
         bar.close()
 
@@ -348,10 +368,18 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         }
         classifier = _load_stage(args, stage, cls_key)
         if classifier is None:
+            snapshots = _snapshots(args, stage, cls_key)
             classifier = train_classifier(
-                bank, shares, steps, seed, progress=_progress(bar), width=args.cls_width, **options
+                bank,
+                shares,
+                steps,
+                seed,
+                progress=_progress(bar),
+                width=args.cls_width,
+                snapshots=snapshots,
+                **options,
             )
-            _save_stage(args, stage, cls_key, classifier)
+            _save_stage(args, stage, cls_key, classifier, snapshots)
         bar.close()
         classifiers.append(classifier)
 
@@ -465,12 +493,29 @@ def _load_scenes(args: argparse.Namespace, key: dict) -> list | None:
     return scenes
 
 
-def _save_stage(args: argparse.Namespace, stage: str, key: dict, net) -> None:
+def _snapshots(args: argparse.Namespace, stage: str, key: dict):
+    """Where ``stage`` saves its state as it trains (``loop.Snapshots``; None with ``--snapshot-every 0``), saying
+    so where the run goes on from a snapshot an earlier run left."""
+    from vision.training.loop import Snapshots
+
+    if args.snapshot_every == 0:
+        return None
+    snapshots = Snapshots(args.work / f"{stage}.snapshot.pt", key, args.snapshot_every, resume=args.resume)
+    done = snapshots.found()
+    if done:
+        print(f"{stage}: going on from batch {done}, saved by an earlier run in {snapshots.path}")
+    return snapshots
+
+
+def _save_stage(args: argparse.Namespace, stage: str, key: dict, net, snapshots=None) -> None:
+    """Save a stage's finished weights with its settings, and delete its ``snapshots`` (no longer needed)."""
     import torch
 
     args.work.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.work / f"{stage}.pt")
     (args.work / f"{stage}.json").write_text(json.dumps(key))
+    if snapshots is not None:
+        snapshots.remove()
 
 
 def _load_stage(args: argparse.Namespace, stage: str, key: dict):

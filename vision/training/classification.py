@@ -22,7 +22,7 @@ from torch.nn import functional as F
 
 from vision.detector import box_iou, crop_tiles
 from vision.training import CLASSIFIER_WIDTH
-from vision.training.loop import autocast, produce
+from vision.training.loop import Snapshots, autocast, produce
 from vision.training.nets import CROP, TileClassifier
 from vision.types import CLASS_INDEX, CLASSES
 
@@ -238,22 +238,25 @@ def train_classifier(
     device: str = "cpu",
     workers: int = 0,
     width: int = CLASSIFIER_WIDTH,
+    snapshots: Snapshots | None = None,
 ) -> TileClassifier:
     """Train a classifier (``width`` channels in its first stage) from scratch for ``steps`` batches (AdamW,
     one-cycle learning rate; the forward pass in bfloat16 when ``bf16``) on ``device``, the batches made by
-    ``workers`` processes (as ``train_detector``'s). Returns the network on the CPU."""
+    ``workers`` processes, saving its state with ``snapshots`` (as ``train_detector``'s). Returns the network
+    on the CPU."""
     torch.manual_seed(seed)
     weights = source_weights(bank, shares)
 
     def make(step: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return make_batch(np.random.default_rng([seed, step]), bank, weights, batch)
 
-    stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
     net = TileClassifier(NUM_OUTPUTS, width).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    first = snapshots.restore(net, opt, sched) if snapshots is not None else 0
+    stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda", first=first)
     net.train()
-    for step, tensors in enumerate(stream):
+    for step, tensors in enumerate(stream, first):
         images, classes, orient = (t.to(device, non_blocking=True) for t in tensors)
         with autocast(bf16, device):
             class_logits, orient_logits = net(images)
@@ -270,6 +273,8 @@ def train_classifier(
         loss.backward()
         opt.step()
         sched.step()
+        if snapshots is not None:
+            snapshots.after(step + 1, steps, net, opt, sched)
         if progress is not None:
             progress(step, {"class": loss_cls.detach(), "turn": loss_orient.detach()})
     return net.eval().cpu()

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from vision.training import DETECTOR_WIDTH
-from vision.training.loop import autocast, produce
+from vision.training.loop import Snapshots, autocast, produce
 from vision.training.nets import STRIDE, TileDetector
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
@@ -213,6 +213,7 @@ def train_detector(
     workers: int = 0,
     start: TileDetector | None = None,
     width: int = DETECTOR_WIDTH,
+    snapshots: Snapshots | None = None,
 ) -> TileDetector:
     """Train a detector for ``steps`` batches (AdamW, one-cycle learning rate peaking at ``lr``; the forward pass
     in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
@@ -222,24 +223,26 @@ def train_detector(
     ``WARMUP`` of the batches to ``LR``), or on from ``start`` (changed in place; its own width), a detector whose
     batch norms are folded into its convolutions (``nets.fold_batch_norm``): they stay in eval mode, and the
     learning rate peaks lower after a shorter warm-up (``FURTHER_WARMUP``, ``FURTHER_LR``). ``lr`` given replaces
-    either peak."""
+    either peak. With ``snapshots``, the state is saved every so many batches, and a snapshot of an earlier run
+    is gone on from."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:
         return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share)
 
-    stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda")
     net = (start if start is not None else TileDetector(width)).to(device=device, memory_format=torch.channels_last)
     lr = lr if lr is not None else (FURTHER_LR if start is not None else LR)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     warmup = FURTHER_WARMUP if start is not None else WARMUP
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warmup)
+    first = snapshots.restore(net, opt, sched) if snapshots is not None else 0
+    stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda", first=first)
     net.train()
     if start is not None:
         for module in net.modules():
             if isinstance(module, torch.nn.BatchNorm2d):
                 module.eval()
-    for step, tensors in enumerate(stream):
+    for step, tensors in enumerate(stream, first):
         images, heat, target, weight = (t.to(device, non_blocking=True) for t in tensors)
         with autocast(bf16, device):
             logits, sides = net(images)
@@ -251,6 +254,8 @@ def train_detector(
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
         opt.step()
         sched.step()
+        if snapshots is not None:
+            snapshots.after(step + 1, steps, net, opt, sched)
         if progress is not None:
             progress(step, {"heat": loss_hm.detach(), "box": loss_box.detach()})
     return net.eval().cpu()

@@ -297,10 +297,14 @@ def test_a_stage_stopped_midway_goes_on_from_its_snapshot_to_the_same_weights(
         Snapshots(path, {}, every=0)
 
 
-def test_the_training_command_deletes_a_stage_s_snapshot_once_the_stage_is_saved(tmp_path: Path):
+def test_the_training_command_goes_on_from_a_snapshot_and_deletes_it_once_the_stage_is_saved(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+):
     import argparse
 
-    from vision.training.__main__ import _load_stage, _save_stage, _snapshots
+    import torch
+
+    from vision.training.__main__ import _bar, _load_stage, _save_stage, _snapshots
     from vision.training.classification import NUM_OUTPUTS
     from vision.training.nets import TileClassifier
 
@@ -308,8 +312,14 @@ def test_the_training_command_deletes_a_stage_s_snapshot_once_the_stage_is_saved
     assert _snapshots(argparse.Namespace(work=tmp_path, resume=True, snapshot_every=0), "classifier", {}) is None
     snapshots = _snapshots(args, "classifier", {"width": 8})
     assert snapshots.path == tmp_path / "classifier.snapshot.pt" and snapshots.every == 500
-    snapshots.path.write_bytes(b"left by a run stopped midway")
+    assert _bar(1000, "train classifier", snapshots).n == 0 and capsys.readouterr().out == ""
     net = TileClassifier(NUM_OUTPUTS, 8)
+    opt = torch.optim.AdamW(net.parameters())
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-3, total_steps=1000)
+    snapshots.after(500, 1000, net, opt, sched)  # a run stopped after batch 500
+    snapshots = _snapshots(args, "classifier", {"width": 8})
+    assert "going on from batch 500" in capsys.readouterr().out
+    assert _bar(1000, "train classifier", snapshots).n == 500  # the bar and its rate start there
     _save_stage(args, "classifier", {"width": 8}, net, snapshots)
     assert not snapshots.path.exists() and _same_weights(net, _load_stage(args, "classifier", {"width": 8}))
 

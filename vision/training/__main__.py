@@ -160,8 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _bar(total: int, desc: str) -> tqdm:
-    return tqdm(total=total, desc=desc, unit="step", dynamic_ncols=True, mininterval=2.0)
+def _bar(total: int, desc: str, snapshots=None) -> tqdm:
+    """A progress bar of ``total`` training batches, starting where the snapshot a stage goes on from stopped."""
+    done = snapshots.found() if snapshots is not None else 0
+    return tqdm(total=total, initial=done, desc=desc, unit="step", dynamic_ncols=True, mininterval=2.0)
 
 
 def _progress(bar: tqdm) -> Callable[[int, dict], None]:
@@ -294,11 +296,11 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 
     options = {"bf16": bf16, "device": str(device), "workers": args.workers}
-    bar = _bar(args.det_steps, "train detector")
     det_key = {**scenes_key, "steps": args.det_steps, "precision": precision, "width": args.det_width}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
         snapshots = _snapshots(args, "detector", det_key)
+        bar = _bar(args.det_steps, "train detector", snapshots)
         detector = train_detector(
             real,
             synthetic,
@@ -309,16 +311,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             snapshots=snapshots,
             **options,
         )
+        bar.close()
         _save_stage(args, "detector", det_key, detector, snapshots)
-    bar.close()
     for number, steps in enumerate(args.det_further, 1):
-        bar = _bar(steps, f"train detector further {number}/{len(args.det_further)}")
         further_key = {**det_key, "further": args.det_further[:number], "lr": FURTHER_LR}
         further = _load_stage(args, f"detector-further-{number}", further_key)
         if further is None:
             further_seed = int(np.random.SeedSequence([det_seed, number]).generate_state(1)[0])
             # the stage before is saved and read no more: it is folded (once) and trained on in place
             snapshots = _snapshots(args, f"detector-further-{number}", further_key)
+            bar = _bar(steps, f"train detector further {number}/{len(args.det_further)}", snapshots)
             further = train_detector(
                 real,
                 synthetic,
@@ -329,9 +331,9 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 snapshots=snapshots,
                 **options,
             )
+            bar.close()
             _save_stage(args, f"detector-further-{number}", further_key, further, snapshots)
         detector = further
-        bar.close()
 
     banks: list[CropBank] = []
     for picture, (_, boxes, class_ids, orientation) in zip(
@@ -357,7 +359,6 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
     classifiers = []
     for number, (stage, steps, seed, draw) in enumerate(classifier_runs(args.cls_steps, cls_seed), 1):
-        bar = _bar(steps, f"train classifier {number}/{len(args.cls_steps)}")
         cls_key = {
             **scenes_key,
             "steps": steps,
@@ -369,6 +370,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         classifier = _load_stage(args, stage, cls_key)
         if classifier is None:
             snapshots = _snapshots(args, stage, cls_key)
+            bar = _bar(steps, f"train classifier {number}/{len(args.cls_steps)}", snapshots)
             classifier = train_classifier(
                 bank,
                 shares,
@@ -379,8 +381,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 snapshots=snapshots,
                 **options,
             )
+            bar.close()
             _save_stage(args, stage, cls_key, classifier, snapshots)
-        bar.close()
         classifiers.append(classifier)
 
     print("checking on synthetic scenes rendered apart from the training scenes")

@@ -451,6 +451,9 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
         main([*where, "--cls-width", "2"])
     assert stop.value.code == 2 and "--cls-width 2: give 4 channels or more" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
+        main([*where, "--snapshot-every", "-5"])
+    assert stop.value.code == 2 and "--snapshot-every -5: give 0 (never) or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-steps", "300", "0"])
     assert stop.value.code == 2 and "--cls-steps 300 0: give 1 or more batches" in capsys.readouterr().err
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])

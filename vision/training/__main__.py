@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from tqdm import tqdm
@@ -27,6 +28,9 @@ from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH, SNAPSHOT_EVERY
 from vision.training.data import DataError
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import DARK_FACES
+
+if TYPE_CHECKING:  # torch is imported only once training starts
+    from vision.training.loop import Snapshots
 
 #: The training scenes print more riichi-style sets on dark faces than the renderer does by default: with
 #: its 0.12, a detector trained on them boxed only the light strokes of dark tiles (F1 0.61 on the dark
@@ -160,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _bar(total: int, desc: str, snapshots=None) -> tqdm:
+def _bar(total: int, desc: str, snapshots: Snapshots | None = None) -> tqdm:
     """A progress bar of ``total`` training batches, starting where the snapshot a stage goes on from stopped."""
     done = snapshots.found() if snapshots is not None else 0
     return tqdm(total=total, initial=done, desc=desc, unit="step", dynamic_ncols=True, mininterval=2.0)
@@ -495,7 +499,7 @@ def _load_scenes(args: argparse.Namespace, key: dict) -> list | None:
     return scenes
 
 
-def _snapshots(args: argparse.Namespace, stage: str, key: dict):
+def _snapshots(args: argparse.Namespace, stage: str, key: dict) -> Snapshots | None:
     """Where ``stage`` saves its state as it trains (``loop.Snapshots``; None with ``--snapshot-every 0``), saying
     so where the run goes on from a snapshot an earlier run left."""
     from vision.training.loop import Snapshots
@@ -509,7 +513,7 @@ def _snapshots(args: argparse.Namespace, stage: str, key: dict):
     return snapshots
 
 
-def _save_stage(args: argparse.Namespace, stage: str, key: dict, net, snapshots=None) -> None:
+def _save_stage(args: argparse.Namespace, stage: str, key: dict, net, snapshots: Snapshots | None = None) -> None:
     """Save a stage's finished weights with its settings, and delete its ``snapshots`` (no longer needed)."""
     import torch
 

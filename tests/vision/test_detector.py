@@ -20,6 +20,7 @@ import pytest
 from labelled import SAMPLE
 
 from vision.detector import (
+    BLANK_FACE_DISTANCE,
     BORROW_SCORE,
     DEFAULT_MODEL_DIR,
     REREAD_MARGIN,
@@ -32,6 +33,7 @@ from vision.detector import (
     ModelNotFoundError,
     TileModel,
     _touches_edge,
+    blank_faces,
     borrow,
     box_iou,
     crop_tiles,
@@ -345,6 +347,33 @@ def test_a_tile_boxed_twice_under_one_code_is_given_once():
     out = drop_twins(found)
     assert out.boxes.tolist() == boxes[1:].tolist() and out.codes == ["5m", "6m", "5m", "5m"]
     assert len(drop_twins(Detections())) == 0 and len(drop_twins(found.subset(np.array([0])))) == 1
+
+
+def test_a_tile_read_face_down_with_the_colour_of_the_faces_around_it_is_a_white_dragon():
+    """``blank_faces``: a "back" with the ground colour of its neighbours' faces (their ink aside) is the blank
+    white dragon; a coloured back, or a back with fewer than two faces to compare, stays face down."""
+    image = np.full((40, 200, 3), (30, 110, 50), np.uint8)  # green felt
+    ivory = np.array([235, 230, 215], np.uint8)
+    boxes = np.float32([[10 + 30 * k, 5, 34 + 30 * k, 35] for k in range(6)])
+    for k, (x1, y1, x2, y2) in enumerate(boxes.astype(int)):
+        image[y1:y2, x1:x2] = ivory
+        if k in (0, 1, 3):  # faces with a print: red and green ink over 60 % of their middle, ivory the commonest
+            image[y1 + 8 : y1 + 13, x1:x2] = (200, 40, 40)
+            image[y1 + 15 : y1 + 20, x1:x2] = (40, 120, 60)
+    image[5:35, 160:184] = (40, 90, 170)  # the last tile shows a blue back
+    image[5:35, 130:154] = (245, 218, 222)  # a blank face in other light: RGB distance 17 from the ivory
+    codes = ["1m", "2m", "back", "3m", "back", "back"]
+    found = Detections(boxes, np.full(6, 0.9, np.float32), np.array([CLASS_INDEX[c] for c in codes]), np.zeros(6, bool))
+    out = blank_faces(image, found)
+    assert out.codes == ["1m", "2m", "5z", "3m", "5z", "back"]
+    assert out.face_down.tolist() == [False] * 5 + [True]
+    assert out.boxes.tolist() == boxes.tolist() and out.scores.tolist() == found.scores.tolist()
+    # the colour distance decides: a blank face this far from the faces' colour stays a back
+    image[5:35, 70:94] = ivory - np.uint8(BLANK_FACE_DISTANCE / np.sqrt(3) + 1)
+    assert blank_faces(image, found).codes[2] == "back"
+    # nothing to compare with: one face up
+    alone = found.subset(np.array([0, 2, 5]))
+    assert blank_faces(image, alone) is alone and blank_faces(image, Detections()).codes == []
 
 
 def test_crops_are_resized_with_margin_and_padded_at_the_border():

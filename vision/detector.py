@@ -109,6 +109,8 @@ TWIN_IOU = 0.4
 #: dragons.
 BLANK_FACE_DISTANCE = 30.0
 BLANK_NEIGHBOURS = 4
+#: About how many pixels of a tile its ground colour is taken from (a tile of a 12-megapixel photo has 100,000).
+GROUND_PIXELS = 2048
 #: The mirrorings the detector's outputs can be averaged over (``model.json``: ``detector.flips``): the axes
 #: of the input (N, C, H, W) each one reverses, and the order its box sides (left, top, right, bottom) take
 #: once mirrored back.
@@ -545,14 +547,16 @@ def borrow(kept: Detections, others: list[Detections]) -> Detections:
 def _ground_colour(image: np.ndarray, box: np.ndarray) -> np.ndarray:
     """The commonest colour of the middle half of a box (xyxy) of ``image``: the mean of its pixels in the
     fullest bin of RGB cut in 8 levels a channel. A face's ground, not its ink, even where ink covers half of it
-    (a median there is pulled towards the ink)."""
+    (a median there is pulled towards the ink). A large box is read on a grid of about ``GROUND_PIXELS``
+    pixels."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
     height, width = image.shape[:2]
     left, top = min(max(int(x1 + w / 4), 0), width - 1), min(max(int(y1 + h / 4), 0), height - 1)
     right = max(min(int(np.ceil(x2 - w / 4)), width), left + 1)
     bottom = max(min(int(np.ceil(y2 - h / 4)), height), top + 1)
-    pixels = image[top:bottom, left:right].reshape(-1, 3)
+    step = max(1, int(np.sqrt((bottom - top) * (right - left) / GROUND_PIXELS)))
+    pixels = image[top:bottom:step, left:right:step].reshape(-1, 3)
     bins = (pixels[:, 0] >> 5).astype(np.int64) * 64 + (pixels[:, 1] >> 5) * 8 + (pixels[:, 2] >> 5)
     return pixels[bins == np.bincount(bins).argmax()].mean(axis=0)
 
@@ -567,10 +571,13 @@ def blank_faces(image: np.ndarray, detections: Detections) -> Detections:
     if not len(backs) or len(faces) < 2:
         return detections
     centres = (detections.boxes[:, :2] + detections.boxes[:, 2:]) / 2
-    colours = {i: _ground_colour(image, detections.boxes[i]) for i in faces}
+    colours: dict[int, np.ndarray] = {}  # of the faces next to a back only
     class_ids = detections.class_ids.copy()
     for i in backs:
         near = faces[np.argsort(np.linalg.norm(centres[faces] - centres[i], axis=1), kind="stable")[:BLANK_NEIGHBOURS]]
+        for j in near:
+            if j not in colours:
+                colours[j] = _ground_colour(image, detections.boxes[j])
         around = np.median(np.array([colours[j] for j in near]), axis=0)
         if np.linalg.norm(_ground_colour(image, detections.boxes[i]) - around) < BLANK_FACE_DISTANCE:
             class_ids[i] = white

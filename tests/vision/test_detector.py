@@ -357,9 +357,9 @@ def test_a_tile_read_face_down_with_the_colour_of_the_faces_around_it_is_a_white
     boxes = np.float32([[10 + 30 * k, 5, 34 + 30 * k, 35] for k in range(6)])
     for k, (x1, y1, x2, y2) in enumerate(boxes.astype(int)):
         image[y1:y2, x1:x2] = ivory
-        if k in (0, 1, 3):  # faces with a print: red and green ink over 60 % of their middle, ivory the commonest
-            image[y1 + 8 : y1 + 13, x1:x2] = (200, 40, 40)
-            image[y1 + 15 : y1 + 20, x1:x2] = (40, 120, 60)
+        if k in (0, 1, 3):  # faces with a print: red and green ink over half their middle, ivory the commonest
+            image[y1 + 8 : y1 + 12, x1:x2] = (200, 40, 40)
+            image[y1 + 15 : y1 + 19, x1:x2] = (40, 120, 60)
     image[5:35, 160:184] = (40, 90, 170)  # the last tile shows a blue back
     image[5:35, 130:154] = (245, 218, 222)  # a blank face in other light: RGB distance 17 from the ivory
     codes = ["1m", "2m", "back", "3m", "back", "back"]
@@ -368,6 +368,10 @@ def test_a_tile_read_face_down_with_the_colour_of_the_faces_around_it_is_a_white
     assert out.codes == ["1m", "2m", "5z", "3m", "5z", "back"]
     assert out.face_down.tolist() == [False] * 5 + [True]
     assert out.boxes.tolist() == boxes.tolist() and out.scores.tolist() == found.scores.tolist()
+    # the tiles of a large photo are read on a grid of their pixels: the same answer
+    large = cv2.resize(image, None, fx=12, fy=12, interpolation=cv2.INTER_NEAREST)
+    scaled = Detections(boxes * 12, found.scores, found.class_ids, found.rotated)
+    assert blank_faces(large, scaled).codes == out.codes
     # the colour distance decides: a blank face this far from the faces' colour stays a back
     image[5:35, 70:94] = ivory - np.uint8(BLANK_FACE_DISTANCE / np.sqrt(3) + 1)
     assert blank_faces(image, found).codes[2] == "back"

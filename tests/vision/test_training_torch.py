@@ -309,17 +309,17 @@ def test_the_training_command_goes_on_from_a_snapshot_and_deletes_it_once_the_st
     from vision.training.nets import TileClassifier
 
     args = argparse.Namespace(work=tmp_path, resume=True, snapshot_every=500)
-    assert _snapshots(argparse.Namespace(work=tmp_path, resume=True, snapshot_every=0), "classifier", {}) is None
-    snapshots = _snapshots(args, "classifier", {"width": 8})
+    assert _snapshots(argparse.Namespace(work=tmp_path, resume=True, snapshot_every=0), "classifier", {}) == (None, 0)
+    snapshots, done = _snapshots(args, "classifier", {"width": 8})
     assert snapshots.path == tmp_path / "classifier.snapshot.pt" and snapshots.every == 500
-    assert _bar(1000, "train classifier", snapshots).n == 0 and capsys.readouterr().out == ""
+    assert _bar(1000, "train classifier", done).n == 0 and capsys.readouterr().out == ""
     net = TileClassifier(NUM_OUTPUTS, 8)
     opt = torch.optim.AdamW(net.parameters())
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-3, total_steps=1000)
     snapshots.after(500, 1000, net, opt, sched)  # a run stopped after batch 500
-    snapshots = _snapshots(args, "classifier", {"width": 8})
+    snapshots, done = _snapshots(args, "classifier", {"width": 8})
     assert "going on from batch 500" in capsys.readouterr().out
-    assert _bar(1000, "train classifier", snapshots).n == 500  # the bar and its rate start there
+    assert _bar(1000, "train classifier", done).n == 500  # the bar and its rate start there
     _save_stage(args, "classifier", {"width": 8}, net, snapshots)
     assert not snapshots.path.exists() and _same_weights(net, _load_stage(args, "classifier", {"width": 8}))
 

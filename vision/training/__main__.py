@@ -164,9 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _bar(total: int, desc: str, snapshots: Snapshots | None = None) -> tqdm:
-    """A progress bar of ``total`` training batches, starting where the snapshot a stage goes on from stopped."""
-    done = snapshots.found() if snapshots is not None else 0
+def _bar(total: int, desc: str, done: int = 0) -> tqdm:
+    """A progress bar of ``total`` training batches, starting at ``done`` (where the snapshot a stage goes on
+    from stopped)."""
     return tqdm(total=total, initial=done, desc=desc, unit="step", dynamic_ncols=True, mininterval=2.0)
 
 
@@ -303,8 +303,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     det_key = {**scenes_key, "steps": args.det_steps, "precision": precision, "width": args.det_width}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
-        snapshots = _snapshots(args, "detector", det_key)
-        bar = _bar(args.det_steps, "train detector", snapshots)
+        snapshots, done = _snapshots(args, "detector", det_key)
+        bar = _bar(args.det_steps, "train detector", done)
         detector = train_detector(
             real,
             synthetic,
@@ -323,8 +323,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         if further is None:
             further_seed = int(np.random.SeedSequence([det_seed, number]).generate_state(1)[0])
             # the stage before is saved and read no more: it is folded (once) and trained on in place
-            snapshots = _snapshots(args, f"detector-further-{number}", further_key)
-            bar = _bar(steps, f"train detector further {number}/{len(args.det_further)}", snapshots)
+            snapshots, done = _snapshots(args, f"detector-further-{number}", further_key)
+            bar = _bar(steps, f"train detector further {number}/{len(args.det_further)}", done)
             further = train_detector(
                 real,
                 synthetic,
@@ -373,8 +373,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         }
         classifier = _load_stage(args, stage, cls_key)
         if classifier is None:
-            snapshots = _snapshots(args, stage, cls_key)
-            bar = _bar(steps, f"train classifier {number}/{len(args.cls_steps)}", snapshots)
+            snapshots, done = _snapshots(args, stage, cls_key)
+            bar = _bar(steps, f"train classifier {number}/{len(args.cls_steps)}", done)
             classifier = train_classifier(
                 bank,
                 shares,
@@ -499,18 +499,18 @@ def _load_scenes(args: argparse.Namespace, key: dict) -> list | None:
     return scenes
 
 
-def _snapshots(args: argparse.Namespace, stage: str, key: dict) -> Snapshots | None:
-    """Where ``stage`` saves its state as it trains (``loop.Snapshots``; None with ``--snapshot-every 0``), saying
-    so where the run goes on from a snapshot an earlier run left."""
+def _snapshots(args: argparse.Namespace, stage: str, key: dict) -> tuple[Snapshots | None, int]:
+    """Where ``stage`` saves its state as it trains (``loop.Snapshots``; None with ``--snapshot-every 0``), and
+    the batches done by the snapshot of an earlier run it goes on from (0 where none), saying so."""
     from vision.training.loop import Snapshots
 
     if args.snapshot_every == 0:
-        return None
+        return None, 0
     snapshots = Snapshots(args.work / f"{stage}.snapshot.pt", key, args.snapshot_every, resume=args.resume)
     done = snapshots.found()
     if done:
         print(f"{stage}: going on from batch {done}, saved by an earlier run in {snapshots.path}")
-    return snapshots
+    return snapshots, done
 
 
 def _save_stage(args: argparse.Namespace, stage: str, key: dict, net, snapshots: Snapshots | None = None) -> None:

@@ -19,7 +19,11 @@
    left place from the left, the middle from across, the right place from the right (the riichi
    convention);
 5. the winning tile is the single tile set apart to the right of the concealed tiles; flowers and seasons
-   (``1f``..``8f``) are bonus tiles wherever they lie.
+   (``1f``..``8f``) are bonus tiles wherever they lie;
+6. tiles read face down among more face-up ones, in a group of more tiles than a meld holds (the concealed
+   tiles, or tiles counted as concealed because they form no meld), are blank white dragons ``5z`` (a riichi
+   set's white dragon is an empty face, which a dark or tinted set, or coloured light, makes look like a back;
+   a hand's concealed tiles are not shown face down), each with a warning.
 
 It knows no rule set: only tile counts and meld shapes. Whatever the layout leaves unclear becomes an entry of
 ``warnings`` and a best guess (13 tiles, no tile set apart, a group that is no meld, a grid of tiles that is
@@ -69,6 +73,11 @@ DUPLICATE_IOU = 0.7
 COMPLETE_SIZES = (14, 17)
 
 _BACK = "back"
+#: The code a face-down tile among the face-up concealed tiles is read as: the blank face of the white dragon.
+BLANK_FACE = "5z"
+#: The most white dragons a set holds: more face-down tiles than this among the concealed tiles are no blank
+#: faces (a hand seen from behind, say) and are left out.
+BLANK_FACES_MAX = 4
 
 
 @dataclass(frozen=True)
@@ -84,13 +93,15 @@ class Group:
 
 @dataclass
 class Layout:
-    """The hand read from the tiles' layout, the warnings, the groups, and the row direction found
-    (a unit vector in image pixels pointing to the player's right)."""
+    """The hand read from the tiles' layout, the warnings, the groups, the row direction found (a unit
+    vector in image pixels pointing to the player's right), and the code of each tile as the hand reads it
+    (the detections' codes, a face-down tile among the concealed ones read as ``BLANK_FACE``)."""
 
     hand: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     direction: tuple[float, float] = (1.0, 0.0)
+    codes: list[str] = field(default_factory=list)
 
 
 def drop_duplicates(detections: Detections, iou: float = DUPLICATE_IOU) -> tuple[Detections, list[str]]:
@@ -386,7 +397,7 @@ class _Reader:
             groups.append(Group("flower", tuple(flowers), "flowers"))
         if self.ignored:
             groups.append(Group("ignored", tuple(self.ignored), "face down"))
-        return Layout(hand, self.warnings, groups, (float(geo.u[0]), float(geo.u[1])))
+        return Layout(hand, self.warnings, groups, (float(geo.u[0]), float(geo.u[1])), list(self.codes))
 
     # ---- rows ---------------------------------------------------------------------------------------------
     def _read_main(self, row: list[int]) -> list[int]:
@@ -473,8 +484,9 @@ class _Reader:
 
     def _core(self, groups: list[list[int]]) -> int | None:
         """Which group of the concealed row holds the concealed tiles: the largest that no sideways or
-        face-down tile marks as a meld, preferring one that cannot be read as melds; the leftmost on a tie."""
-        free = [k for k, g in enumerate(groups) if not self._marked(g)]
+        face-down tile marks as a meld (face-down tiles read as blank faces mark nothing: ``_blank_faced``),
+        preferring one that cannot be read as melds; the leftmost on a tie."""
+        free = [k for k, g in enumerate(groups) if not self._marked(g) or self._blank_faced(g)]
         if not free:
             return None
         loose = [k for k in free if self._split(groups[k]) is None] or free
@@ -583,6 +595,7 @@ class _Reader:
         return _Meld(part, out, label)
 
     def _conceal(self, g: list[int]) -> None:
+        self._read_blank_faces(g)
         for i in g:
             if self.codes[i] == _BACK:
                 self.ignored.append(i)
@@ -590,7 +603,30 @@ class _Reader:
             else:
                 self.concealed.append(i)
 
+    def _blank_faced(self, g: list[int]) -> bool:
+        """A group of more tiles than a meld holds, none sideways or stacked, with face-down tiles (at most
+        ``BLANK_FACES_MAX``) among more face-up ones: concealed tiles, the face-down ones blank faces."""
+        backs = sum(self.codes[i] == _BACK for i in g)
+        return (
+            len(g) > 4
+            and 0 < backs <= BLANK_FACES_MAX
+            and len(g) - backs > backs
+            and not any(self.geo.turned[i] or i in self.geo.stacked_on for i in g)
+        )
+
+    def _read_blank_faces(self, g: list[int]) -> None:
+        """The face-down tiles of a ``_blank_faced`` group read as ``BLANK_FACE``, each with a warning."""
+        if not self._blank_faced(g):
+            return
+        for i in g:
+            if self.codes[i] == _BACK:
+                self.codes[i] = BLANK_FACE
+                self.warnings.append(
+                    f"a face-down tile among the concealed tiles: read as {BLANK_FACE}, the white dragon's blank face"
+                )
+
     def _unread(self, g: list[int], where: str) -> None:
+        self._read_blank_faces(g)
         faces = [i for i in g if self.codes[i] != _BACK]
         backs = [i for i in g if self.codes[i] == _BACK]
         self.concealed.extend(faces)

@@ -169,12 +169,13 @@ def recognize(
 
 def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
     """The recognition of tiles already found (boxes in the photo's pixels): duplicates dropped, the layout
-    read, low-confidence tiles warned about. ``timings_ms`` is left empty."""
+    read (each tile takes the code the hand reads it as: ``vision.layout``, step 6), low-confidence tiles
+    warned about. ``timings_ms`` is left empty."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections)
     tiles = [
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
-        for code, b, s, r in zip(detections.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
+        for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
     ]
     unsure = sorted((t for t in tiles if t.score < LOW_SCORE), key=lambda t: t.score)
     if unsure:

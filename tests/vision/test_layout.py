@@ -202,6 +202,52 @@ def test_a_group_that_is_no_meld_becomes_concealed_tiles_with_a_warning():
     assert any("the 2 tiles 35p set apart from the concealed tiles form no meld" in w for w in layout.warnings)
 
 
+def test_a_face_down_tile_among_the_concealed_tiles_is_a_blank_white_dragon():
+    layout = read_layout(scene("123m4pback6p789s11z55z _ 5z"))
+    assert layout.hand["concealed"] == ["1m", "2m", "3m", "4p", "5z", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    assert layout.hand["win_tile"] == "5z"
+    assert layout.codes[4] == "5z" and layout.codes.count("back") == 0
+    assert layout.warnings == ["a face-down tile among the concealed tiles: read as 5z, the white dragon's blank face"]
+    assert not [g for g in layout.groups if g.role == "ignored"]
+
+
+@pytest.mark.parametrize(
+    ("row", "faces"),
+    [("1mback2pbackback3s", ["1m", "2p", "3s"]), ("123456m" + "back" * 5, ["1m", "2m", "3m", "4m", "5m", "6m"])],
+)
+def test_as_many_face_down_tiles_as_faces_or_more_than_a_set_has_white_dragons_are_left_out(row, faces):
+    # a standing hand seen partly from behind: 3 face-down tiles among 3 faces, or 5 among 6 (a set has 4
+    # white dragons)
+    layout = read_layout(scene(row + " _ 1z"))
+    assert layout.hand["concealed"] == faces
+    backs = len(layout.codes) - len(faces) - 1
+    assert backs in (3, 5) and layout.codes.count("back") == backs
+    assert not [w for w in layout.warnings if "blank face" in w]
+    (ignored,) = [g for g in layout.groups if g.role == "ignored"]
+    assert len(ignored.tiles) == backs
+
+
+def test_a_face_down_tile_in_a_group_of_another_row_that_is_no_meld_is_a_blank_white_dragon():
+    layout = read_layout(scene("123m456p789s _ 1z / 5p2p6p2zback"))
+    assert layout.hand["concealed"] == ["5p", "2p", "6p", "2z", "5z"]
+    assert layout.codes[-1] == "5z"
+    assert layout.warnings[0] == "a face-down tile among the concealed tiles: read as 5z, the white dragon's blank face"
+
+
+def test_a_face_down_tile_in_a_group_no_larger_than_a_meld_stays_face_down():
+    # a concealed kong the detector read only part of looks the same: no guess
+    layout = read_layout(scene("123m456p789s _ 1z / 2p6pback"))
+    assert layout.hand["concealed"] == ["2p", "6p"]
+    assert layout.codes[-1] == "back"
+
+
+def test_face_down_tiles_of_a_concealed_kong_are_no_blank_faces():
+    # the kong touches the concealed tiles: it is cut off at its face-down end, not read as white dragons
+    layout = read_layout(scene("123m456p1zback7z7zback _ 1z"))
+    assert layout.hand["melds"] == [{"type": "kong", "tiles": ["7z"] * 4, "open": False}]
+    assert layout.codes.count("back") == 2
+
+
 def test_a_grid_of_tiles_gives_a_best_guess_and_says_it_may_be_no_hand():
     layout = read_layout(scene("12345m / 12345p / 12345s / 1234z1s"))
     h = layout.hand

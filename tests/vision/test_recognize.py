@@ -98,6 +98,13 @@ def test_duplicates_and_low_confidence_are_warned():
     assert "1 tile(s) read with low confidence: 4p (0.30)" in rec.warnings
 
 
+def test_a_tile_the_hand_reads_as_a_blank_face_carries_that_code():
+    rec = from_detections(scene("123m4pback6p789s11z55z _ 5z"), 1000, 1000)
+    assert rec.tiles[4].code == "5z"
+    assert [t.code for t in rec.tiles].count("5z") == 4
+    assert rec.hand["concealed"].count("5z") == 3
+
+
 def grey() -> np.ndarray:
     return np.full((900, 1200, 3), 128, np.uint8)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -527,6 +528,7 @@ class TileModel:
             rotated=sideways[idx],
             orientation=orientation[idx].astype(np.int16),
             face_down=back[idx],
+            turns=turns[idx].astype(np.float32),
         )
 
 
@@ -583,14 +585,7 @@ def blank_faces(image: np.ndarray, detections: Detections) -> Detections:
             class_ids[i] = white
     if np.array_equal(class_ids, detections.class_ids):
         return detections
-    return Detections(
-        detections.boxes,
-        detections.scores,
-        class_ids,
-        detections.rotated,
-        detections.orientation,
-        class_ids == back,
-    )
+    return replace(detections, class_ids=class_ids, face_down=class_ids == back)
 
 
 def drop_twins(detections: Detections) -> Detections:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -190,12 +190,5 @@ def _detect(decoded: DecodedImage, model: Any, timings: dict[str, float]) -> Det
     h, w = decoded.rgb.shape[:2]
     if (w, h) != (decoded.width, decoded.height):
         factor = np.array([decoded.width / w, decoded.height / h] * 2, np.float32)
-        detections = Detections(
-            np.asarray(detections.boxes, np.float32) * factor,
-            detections.scores,
-            detections.class_ids,
-            detections.rotated,
-            detections.orientation,
-            detections.face_down,
-        )
+        detections = replace(detections, boxes=np.asarray(detections.boxes, np.float32) * factor)
     return detections

@@ -37,6 +37,9 @@ class Detections:
     orientation: (N,) int16 how far the face is turned clockwise in the image: 0, 90, 180 or 270 degrees
     (its top points up, right, down, left); when not given, 90 where ``rotated`` and 0 elsewhere.
     face_down: (N,) bool the tile shows its back; when not given, where the class is ``back``.
+    turns: (N, 4) float32 the classifier's probabilities of those four turns, in that order (a face lying
+    between two quarter turns, as in a row running across the picture's diagonal, shares its probability
+    between them); when not given, all on ``orientation``.
     """
 
     boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
@@ -45,12 +48,16 @@ class Detections:
     rotated: np.ndarray = field(default_factory=lambda: np.zeros((0,), bool))
     orientation: np.ndarray | None = None
     face_down: np.ndarray | None = None
+    turns: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.orientation is None:
             self.orientation = np.where(np.asarray(self.rotated, bool), 90, 0).astype(np.int16)
         if self.face_down is None:
             self.face_down = np.asarray(self.class_ids) == CLASS_INDEX["back"]
+        if self.turns is None:
+            quarter = (np.asarray(self.orientation, np.int64) // 90) % 4
+            self.turns = np.eye(4, dtype=np.float32)[quarter].reshape(-1, 4)
 
     def __len__(self) -> int:
         return int(self.boxes.shape[0])
@@ -69,6 +76,7 @@ class Detections:
             np.concatenate([p.rotated for p in parts]).astype(bool),
             np.concatenate([p.orientation for p in parts]).astype(np.int16),
             np.concatenate([p.face_down for p in parts]).astype(bool),
+            np.concatenate([p.turns for p in parts]).astype(np.float32),
         )
 
     def subset(self, mask: np.ndarray) -> Detections:
@@ -80,6 +88,7 @@ class Detections:
             self.rotated[mask],
             self.orientation[mask],
             self.face_down[mask],
+            self.turns[mask],
         )
 
 

@@ -394,7 +394,10 @@ def test_detections_default_orientation_and_face_down():
         np.zeros((2, 4), np.float32), np.ones(2, np.float32), np.array([CLASS_INDEX["back"], 0]), np.array([1, 0], bool)
     )
     assert d.orientation.tolist() == [90, 0] and d.face_down.tolist() == [True, False]
-    assert d.subset(np.array([1])).codes == ["1m"]
+    assert d.turns.tolist() == [[0, 1, 0, 0], [1, 0, 0, 0]]  # all the probability on the orientation
+    assert d.subset(np.array([1])).codes == ["1m"] and d.subset(np.array([1])).turns.tolist() == [[1, 0, 0, 0]]
+    both = Detections.concat([d.subset(np.array([1])), d.subset(np.array([0]))])
+    assert both.turns.tolist() == [[1, 0, 0, 0], [0, 1, 0, 0]]
 
 
 # ------------------------------------------------------------------------------------------ the shipped model
@@ -598,3 +601,6 @@ def test_a_turned_photo_turns_the_face_orientation(model: TileModel):
     after = np.bincount(turned.orientation // 90, minlength=4).argmax()
     assert after == (before + 1) % 4
     assert turned.rotated.mean() > 0.5 or upright.rotated.mean() > 0.5
+    # the turn probabilities come with each tile, the orientation their likeliest
+    assert turned.turns.shape == (len(turned), 4) and np.allclose(turned.turns.sum(axis=1), 1, atol=0.02)
+    assert (turned.turns.argmax(axis=1) * 90 == turned.orientation).all()

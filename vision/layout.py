@@ -17,8 +17,9 @@
    a chow (consecutive, one suit) or pung, 4 equal tiles a kong, 4 tiles with face-down ones among equal
    faces a concealed kong. A tile turned sideways marks the claimed tile; its place says from whom: the
    left place from the left, the middle from across, the right place from the right (the riichi
-   convention). A tile is turned where it lies sideways in the picture unlike most of its row; in a row
-   running near the picture's diagonal, where the face points across the row unlike most of the row's faces;
+   convention). A tile is turned where it lies sideways in the picture unlike most of its row and its box
+   has the shape of a tile so turned; in a row running near the picture's diagonal, where its face points
+   across the row unlike most of the row's faces;
 5. the winning tile is the single tile set apart to the right of the concealed tiles; flowers and seasons
    (``1f``..``8f``) are bonus tiles wherever they lie;
 6. tiles read face down among more face-up ones, in a group of more tiles than a meld holds (the concealed
@@ -77,6 +78,9 @@ DIAGONAL = 30.0
 #: A face's turn, the mean of its four quarter turns weighted by their probabilities, says which way the face
 #: lies only where that mean is at least this long (of 1): faces alike turned half round, and backs, say nothing.
 TURN_SURE = 0.3
+#: A tile's height over its width: a tile lying sideways in a row near the picture's axes has a box this much
+#: longer along the row, for its length across, than a standing one (``_Geometry._sizes``).
+TILE_ASPECT = 1.35
 #: Two boxes overlapping more than this are two readings of one tile.
 DUPLICATE_IOU = 0.7
 #: Tiles of a complete hand, a kong counted as 3: 14, or 17 under 16-tile rules.
@@ -271,15 +275,25 @@ class _Geometry:
 
     def _sizes(self) -> None:
         """Each tile's size along the row, from its box, and which tiles lie turned against their row: those
-        lying sideways in the picture unlike most of their row, or, in rows running near the picture's
-        diagonal (``DIAGONAL``), those whose face points across the row unlike most of their row's faces
-        (``_faces_across``; a face whose turn is unsure lies as most do)."""
+        lying sideways in the picture unlike most of their row, with a box shaped unlike theirs
+        (``_longness``), or, in rows running near the picture's diagonal (``DIAGONAL``), those whose face
+        points across the row unlike most of their row's faces (``_faces_across``; a face whose turn is unsure
+        lies as most do)."""
         self.turned = np.zeros(self.n, bool)
-        across, sure = self._faces_across() if self._off_axis() > DIAGONAL else (self.rotated, np.ones(self.n, bool))
+        near_axis = self._off_axis() <= DIAGONAL
+        across, sure = (self.rotated, np.ones(self.n, bool)) if near_axis else self._faces_across()
+        longness, needed = self._longness()
         for row in self.rows:
             pool = [i for i in (row if len(row) >= 3 else range(self.n)) if sure[i]]
             majority = bool(pool) and across[pool].mean() > 0.5
-            self.turned[row] = (across[row] != majority) & sure[row]
+            turned = [i for i in row if sure[i] and across[i] != majority]
+            rest = [i for i in pool if across[i] == majority]
+            if near_axis and rest:
+                # the box must agree: longer along the row than the row's other tiles' (a tile lying sideways
+                # among standing ones), or shorter (one standing among tiles lying sideways)
+                relative = np.abs(np.log(longness / float(np.median(longness[rest]))))
+                turned = [i for i in turned if relative[i] >= math.log(needed)]
+            self.turned[turned] = True
         steps = [
             self.s[b] - self.s[a]
             for row in self.rows
@@ -297,6 +311,18 @@ class _Geometry:
         """How far (degrees, 0 to 45) the rows run from the nearer of the picture's axes."""
         angle = math.degrees(math.atan2(self.u[1], self.u[0])) % 90.0
         return min(angle, 90.0 - angle)
+
+    def _longness(self) -> tuple[np.ndarray, float]:
+        """Each box's side along the picture's axis nearer the rows over its other side, and how many times
+        a tile turned against its row must differ from its row's: half the way, on a log scale, from a standing
+        tile's to a sideways one's, for a tile ``TILE_ASPECT`` times as tall as wide at the rows' angle (a
+        standing tile's box has ``standing``, a sideways one's its inverse): 1.35 for rows along an axis, 1.08
+        at 30 degrees from it."""
+        ux, uy = abs(self.u[0]), abs(self.u[1])
+        longness = self.wh[:, 0] / self.wh[:, 1] if ux >= uy else self.wh[:, 1] / self.wh[:, 0]
+        c, s = max(ux, uy), min(ux, uy)
+        standing = (c + TILE_ASPECT * s) / (s + TILE_ASPECT * c)
+        return longness, 1 / standing
 
     def _faces_across(self) -> tuple[np.ndarray, np.ndarray]:
         """Which faces point across the rows (their turn, the mean of their quarter turns weighted by the

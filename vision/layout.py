@@ -78,8 +78,8 @@ DIAGONAL = 30.0
 #: A face's turn, the mean of its four quarter turns weighted by their probabilities, says which way the face
 #: lies only where that mean is at least this long (of 1): faces alike turned half round, and backs, say nothing.
 TURN_SURE = 0.3
-#: A tile's height over its width: a tile lying sideways in a row near the picture's axes has a box this much
-#: longer along the row, for its length across, than a standing one (``_Geometry._sizes``).
+#: A tile's height over its width (``_Geometry._longness``): in a row along a picture's axis, a standing tile's
+#: box is this many times as long across the row as along it, a sideways tile's as long along it as across.
 TILE_ASPECT = 1.35
 #: Two boxes overlapping more than this are two readings of one tile.
 DUPLICATE_IOU = 0.7

@@ -209,6 +209,15 @@ def test_a_face_read_sideways_is_a_turned_tile_only_where_its_box_lies_sideways_
     assert (layout.warnings != []) == sideways
 
 
+def test_in_a_row_near_the_diagonal_a_face_is_sideways_only_where_it_points_well_across_the_row():
+    det = scene("123m456p789s11z55z _ 5z", 40)
+    det.turns[3], det.orientation[3], det.rotated[3] = [0, 1, 0, 0], 90, True  # 50 degrees off the row
+    layout = read_layout(det)
+    assert layout.hand["concealed"][3] == "4p" and layout.warnings == []
+    claimed = read_layout(scene("123m456p1z _ 1z _ 4s>56s", 40))  # the sideways 4s: 89 degrees off
+    assert claimed.hand["melds"][0].get("from") == "left"
+
+
 def test_in_a_row_near_the_diagonal_a_face_whose_turn_is_unsure_is_not_sideways():
     det = scene("123m456p789s11z55z _ 5z", 305.5)  # the row of a real photo, running up to the right
     det.turns[3] = [0.28, 0.28, 0.24, 0.2]  # a dots face's turn there: the classifier cannot tell

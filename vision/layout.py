@@ -17,9 +17,9 @@
    a chow (consecutive, one suit) or pung, 4 equal tiles a kong, 4 tiles with face-down ones among equal
    faces a concealed kong. A tile turned sideways marks the claimed tile; its place says from whom: the
    left place from the left, the middle from across, the right place from the right (the riichi
-   convention). A tile is turned where it lies sideways in the picture unlike most of its row and its box
-   has the shape of a tile so turned; in a row running near the picture's diagonal, where its face points
-   across the row unlike most of the row's faces;
+   convention). A tile is turned where it lies sideways in the picture unlike most of its row, its box has
+   the shape of a tile so turned, and its face, if its turn is sure, points unlike theirs; in a row running
+   near the picture's diagonal, where its face points across the row unlike most of the row's faces;
 5. the winning tile is the single tile set apart to the right of the concealed tiles; flowers and seasons
    (``1f``..``8f``) are bonus tiles wherever they lie;
 6. tiles read face down among more face-up ones, in a group of more tiles than a meld holds (the concealed
@@ -281,23 +281,30 @@ class _Geometry:
     def _sizes(self) -> None:
         """Each tile's size along the row, from its box, and which tiles lie turned against their row: those
         lying sideways in the picture unlike most of their row, with a box shaped unlike theirs
-        (``_longness``), or, in rows running near the picture's diagonal (``DIAGONAL``), those whose face
-        points across the row unlike most of their row's faces (``_faces_across``; a face whose turn is unsure
-        lies as most do)."""
+        (``_longness``) and, where the face's turn is sure, a face pointing unlike theirs (``_faces_across``);
+        in rows running near the picture's diagonal (``DIAGONAL``), those whose face points across the row
+        unlike most of their row's faces (a face whose turn is unsure lies as most do)."""
         self.turned = np.zeros(self.n, bool)
         near_axis = self._off_axis() <= DIAGONAL
-        across, sure = (self.rotated, np.ones(self.n, bool)) if near_axis else self._faces_across()
+        faces, sure = self._faces_across()
         longness, needed = self._longness()
         for row in self.rows:
-            pool = [i for i in (row if len(row) >= 3 else range(self.n)) if sure[i]]
-            majority = bool(pool) and across[pool].mean() > 0.5
-            turned = [i for i in row if sure[i] and across[i] != majority]
-            rest = [i for i in pool if across[i] == majority]
-            if near_axis and rest:
-                # the box must agree: longer along the row than the row's other tiles' (a tile lying sideways
-                # among standing ones), or shorter (one standing among tiles lying sideways)
-                relative = np.abs(np.log(longness / float(np.median(longness[rest]))))
-                turned = [i for i in turned if relative[i] >= math.log(needed)]
+            pool = list(row if len(row) >= 3 else range(self.n))
+            if near_axis:
+                unlike = self._unlike(self.rotated, np.ones(self.n, bool), pool)
+                turned = [i for i in row if i in unlike]
+                rest = [i for i in pool if i not in unlike]
+                if rest:
+                    # the box must agree: longer along the row than the row's other tiles' (a tile lying
+                    # sideways among standing ones), or shorter (one standing among tiles lying sideways)
+                    relative = np.abs(np.log(longness / float(np.median(longness[rest]))))
+                    turned = [i for i in turned if relative[i] >= math.log(needed)]
+                # and so must the face, where its turn is sure
+                unlike = self._unlike(faces, sure, pool)
+                turned = [i for i in turned if not sure[i] or i in unlike]
+            else:
+                unlike = self._unlike(faces, sure, pool)
+                turned = [i for i in row if i in unlike]
             self.turned[turned] = True
         steps = [
             self.s[b] - self.s[a]
@@ -311,6 +318,13 @@ class _Geometry:
         short = self.extent / (1.0 + self.ratio)
         self.along = np.where(self.turned, self.extent - short, short)
         self.across = self.extent - self.along
+
+    @staticmethod
+    def _unlike(across: np.ndarray, sure: np.ndarray, pool: list[int]) -> set[int]:
+        """The ``sure`` tiles of ``pool`` that lie ``across`` unlike most of its sure ones."""
+        voters = [i for i in pool if sure[i]]
+        majority = bool(voters) and across[voters].mean() > 0.5
+        return {i for i in voters if across[i] != majority}
 
     def _off_axis(self) -> float:
         """How far (degrees, 0 to 45) the rows run from the nearer of the picture's axes."""

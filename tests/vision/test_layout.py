@@ -209,6 +209,18 @@ def test_a_face_read_sideways_is_a_turned_tile_only_where_its_box_lies_sideways_
     assert (layout.warnings != []) == sideways
 
 
+def test_a_tile_read_sideways_whose_face_surely_points_along_the_row_is_not_turned():
+    det = scene("123m456p789s11z55z _ 5z", 0)
+    x1, y1, x2, y2 = det.boxes[3]
+    det.boxes[3] = [x1, y1, x1 + (x2 - x1) * 1.8, y2]  # a box shaped as a sideways tile's
+    # sideways in the picture (90 and 270 degrees: 0.55), yet the turns' mean points 6 degrees off the row
+    det.rotated[3], det.turns[3] = True, [0.45, 0.3, 0.0, 0.25]
+    layout = read_layout(det)
+    assert layout.hand["concealed"][3] == "4p" and layout.warnings == []
+    det.turns[3] = [0.3, 0.3, 0.3, 0.1]  # a turn too unsure to say: the picture and the box decide
+    assert read_layout(det).warnings != []
+
+
 def test_in_a_row_near_the_diagonal_a_face_is_sideways_only_where_it_points_well_across_the_row():
     det = scene("123m456p789s11z55z _ 5z", 40)
     det.turns[3], det.orientation[3], det.rotated[3] = [0, 1, 0, 0], 90, True  # 50 degrees off the row

@@ -590,7 +590,11 @@ class _Reader:
     # ---- groups -------------------------------------------------------------------------------------------
     def _marked(self, g: list[int]) -> bool:
         """A sideways, stacked or face-down tile marks a group as declared."""
-        return any(self.geo.turned[i] or self.codes[i] == _BACK or i in self.geo.stacked_on for i in g)
+        return self._laid_sideways(g) or any(self.codes[i] == _BACK for i in g)
+
+    def _laid_sideways(self, g: list[int]) -> bool:
+        """A tile of the group lies turned against its row or stacked on another."""
+        return any(self.geo.turned[i] or i in self.geo.stacked_on for i in g)
 
     def _peel(self, g: list[int]) -> list[list[int]]:
         """A long group with a sideways or face-down tile near one end: cut the meld off that end (a meld
@@ -680,12 +684,7 @@ class _Reader:
         """A group of more tiles than a meld holds, none sideways or stacked, with face-down tiles (at most
         ``BLANK_FACES_MAX``) among more face-up ones: concealed tiles, the face-down ones blank faces."""
         backs = sum(self.codes[i] == _BACK for i in g)
-        return (
-            len(g) > 4
-            and 0 < backs <= BLANK_FACES_MAX
-            and len(g) - backs > backs
-            and not any(self.geo.turned[i] or i in self.geo.stacked_on for i in g)
-        )
+        return len(g) > 4 and 0 < backs <= BLANK_FACES_MAX and len(g) - backs > backs and not self._laid_sideways(g)
 
     def _read_blank_faces(self, g: list[int]) -> None:
         """The face-down tiles of a ``_blank_faced`` group read as ``BLANK_FACE``, each with a warning."""

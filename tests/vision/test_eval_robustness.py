@@ -1,0 +1,132 @@
+"""``scripts/eval_robustness.py``: photos spoilt as bad photos are, and the model's reading of them scored."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from labelled import SAMPLE
+
+from vision.detector import TileModel
+from vision.evaluate import GroundTruth, evaluate_folder
+from vision.io import load_image
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("eval_robustness", ROOT / "scripts" / "eval_robustness.py")
+eval_robustness = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(eval_robustness)
+WAYS = eval_robustness.DEGRADATIONS
+ARGS = [
+    "--images",
+    str(SAMPLE / "images"),
+    "--labels",
+    str(SAMPLE / "labels"),
+    "--classes",
+    str(SAMPLE / "classes.json"),
+]
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    return load_image(SAMPLE / "images" / "row-flower.jpg")
+
+
+def _spoil(name: str, rgb: np.ndarray) -> np.ndarray:
+    return WAYS[name](rgb, np.random.default_rng(0))
+
+
+def _sharpness(rgb: np.ndarray) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), cv2.CV_64F).var())
+
+
+def test_every_way_spoils_the_photo_into_a_picture_of_the_same_kind(photo):
+    h, w = photo.shape[:2]
+    for name, way in WAYS.items():
+        out = way(photo, np.random.default_rng(0))
+        assert out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3, name
+        assert out.shape[:2] == ((round(h / 2), round(w / 2)) if name == "low-res" else (h, w)), name
+        if name != "as taken":
+            assert out.shape != photo.shape or np.abs(out.astype(int) - photo).mean() > 1.0, name
+        # the same photo and seed give the same picture
+        assert np.array_equal(out, way(photo, np.random.default_rng(0))), name
+
+
+def test_each_way_does_what_its_name_says(photo):
+    mean = photo.reshape(-1, 3).mean(axis=0)
+    assert _sharpness(_spoil("defocus", photo)) < 0.5 * _sharpness(photo)
+    assert _sharpness(_spoil("shake", photo)) < 0.5 * _sharpness(photo)
+    assert _spoil("dim", photo).mean() < 0.7 * photo.mean()
+    assert _spoil("overexposed", photo).mean() > 1.15 * photo.mean()
+    assert (_spoil("overexposed", photo) == 255).mean() > (photo == 255).mean()
+    lamp = _spoil("lamp", photo).reshape(-1, 3).mean(axis=0)
+    assert lamp[0] == pytest.approx(mean[0], abs=1.0) and lamp[2] < 0.8 * mean[2]
+    noisy = _spoil("noise", photo).astype(int) - photo
+    assert 10 < noisy.std() < 16
+    h, w = photo.shape[:2]
+    shaded = _spoil("shadow", photo).astype(float) / np.maximum(photo, 1)
+    assert shaded[: h // 8, : w // 8].mean() > 0.95 and shaded[-h // 8 :, -w // 8 :].mean() < 0.7
+    glared = _spoil("glare", photo).astype(int) - photo
+    assert glared[h // 2 - 5 : h // 2 + 5, w // 2 - 5 : w // 2 + 5].mean() > 40 and glared[:20, :20].mean() < 2
+    squeezed = _spoil("squeezed", photo)
+    assert 2 < np.abs(squeezed.astype(int) - photo).mean() < 20
+
+
+def test_labels_follow_a_picture_made_smaller():
+    truth = GroundTruth(np.array([[10, 20, 30, 60]], np.float32), ["1m"])
+    scaled = eval_robustness._scaled(truth, (100, 200, 3), (50, 100, 3))
+    assert scaled.codes == ["1m"] and np.allclose(scaled.boxes, [[5, 10, 15, 30]])
+    assert eval_robustness._scaled(truth, (100, 200, 3), (100, 200, 3)) is truth
+
+
+def test_the_photos_as_taken_score_as_mjscan_evaluate_scores_them():
+    model = TileModel()
+    figures, errors = eval_robustness.evaluate_robustness(
+        model,
+        SAMPLE / "images",
+        SAMPLE / "labels",
+        SAMPLE / "classes.json",
+        names=["as taken", "shake"],
+        progress=False,
+    )
+    report = evaluate_folder(
+        model.detect, SAMPLE / "images", SAMPLE / "labels", SAMPLE / "classes.json", progress=False
+    )
+    assert figures["as taken"]["f1"] == round(report.f1, 4)
+    assert figures["as taken"]["tp"] == report.total.tp
+    assert figures["as taken"]["wrong_codes"] + figures["as taken"]["missed"] == report.total.fn
+    assert sorted(errors) == sorted(p.name for p in (SAMPLE / "images").iterdir())
+    assert figures["shake"]["f1"] < figures["as taken"]["f1"]  # the model reads a shaken photo worse
+
+
+def test_the_script_prints_a_table_and_draws_a_sheet(tmp_path, capsys):
+    sheet = tmp_path / "sheet.jpg"
+    assert eval_robustness.main([*ARGS, "--only", "dim,low-res", "--limit", "2", "--sheet", str(sheet)]) == 0
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert lines[0].split()[:3] == ["photo", "F1", "change"]
+    assert [line.split()[0] for line in lines[1:]] == ["as", "dim", "low-res"]
+    assert "sheet of" in out.err
+    picture = load_image(sheet)
+    assert picture.shape[:2] == (480, 3 * 480)  # three cells in a row
+    # a sheet never overwrites a file; --json gives the figures
+    assert eval_robustness.main([*ARGS, "--only", "dim", "--limit", "1", "--sheet", str(sheet)]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert eval_robustness.main([*ARGS, "--only", "dim", "--limit", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert list(figures) == ["as taken", "dim"] and {"f1", "wrong_codes", "missed"} <= set(figures["dim"])
+
+
+def test_bad_requests_are_refused_clearly(tmp_path, capsys):
+    assert eval_robustness.main([*ARGS, "--only", "fog"]) == 2
+    assert "unknown ways fog" in capsys.readouterr().err
+    assert eval_robustness.main([*ARGS, "--limit", "0"]) == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert eval_robustness.main(["--images", str(empty), *ARGS[2:]]) == 2
+    assert "no labelled photos" in capsys.readouterr().err
+    assert eval_robustness.main([*ARGS, "--sheet", str(tmp_path / "s.jpg"), "--sheet-photo", "nope.jpg"]) == 2
+    assert "nope.jpg" in capsys.readouterr().err

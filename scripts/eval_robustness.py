@@ -228,7 +228,7 @@ def table(figures: dict[str, dict[str, Any]]) -> str:
     """The figures as a text table, each way's F1 beside the photos' own (the first way)."""
     base = next(iter(figures.values()))["f1"]
     lines = [
-        f"{'photo':<12} {'F1':>6} {'change':>7} {'prec':>6} {'recall':>6} {'hands':>9} {'wrong code':>10} {'missed':>6}"
+        f"{'way':<12} {'F1':>6} {'change':>7} {'prec':>6} {'recall':>6} {'hands':>9} {'wrong code':>10} {'missed':>6}"
     ]
     for name, f in figures.items():
         hands = f"{f['hands']['exact']}/{f['hands']['checked']}" if f["hands"]["checked"] else "-"

@@ -107,7 +107,7 @@ def test_the_script_prints_a_table_and_draws_a_sheet(tmp_path, capsys):
     assert eval_robustness.main([*ARGS, "--only", "dim,low-res", "--limit", "2", "--sheet", str(sheet)]) == 0
     out = capsys.readouterr()
     lines = out.out.splitlines()
-    assert lines[0].split()[:3] == ["photo", "F1", "change"]
+    assert lines[0].split()[:3] == ["way", "F1", "change"]
     assert [line.split()[0] for line in lines[1:]] == ["as", "dim", "low-res"]
     assert "sheet of" in out.err
     picture = load_image(sheet)

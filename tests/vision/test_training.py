@@ -296,6 +296,16 @@ def test_each_classifier_of_the_training_command_has_its_stage_and_a_length_give
     assert classifier_runs(steps, 1234) == runs and classifier_runs(steps, 99)[2][2] != seeds[2]
 
 
+def test_a_motion_blur_kernel_is_a_line_turned_to_its_angle_summing_to_one():
+    flat = synth.line_kernel(5, 0.0, 1.0)
+    assert flat.shape == (5, 5) and flat.sum() == pytest.approx(1.0)
+    assert np.allclose(flat[2], 0.2) and np.allclose(np.delete(flat, 2, axis=0), 0.0)
+    upright = synth.line_kernel(5, 90.0, 0.2)
+    assert np.allclose(upright[:, 2], 0.2, atol=1e-6) and upright.sum() == pytest.approx(1.0)
+    # the value drawn with changes the kernel only in its last bits
+    assert np.allclose(synth.line_kernel(7, 33.0, 1.0), synth.line_kernel(7, 33.0, 1 / 7), atol=1e-6)
+
+
 def test_orientation_counts_quarter_turns_clockwise():
     upright = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float)  # TL TR BR BL, image y down
     assert synth._orientation(upright) == 0

@@ -73,6 +73,43 @@ def test_training_window_keeps_boxes_on_their_tiles():
                 assert inner.mean() > 100  # the box still covers the white tile after scale, turn and flip
 
 
+def test_a_spoilt_window_is_blurred_shaken_noised_or_squeezed_as_its_draws_say():
+    import cv2
+
+    from vision.training.detection import spoil
+
+    window = np.zeros((96, 96, 3), np.uint8)
+    window[::8] = 255  # stripes: blur and JPEG both soften them
+    sharp = cv2.Laplacian(window, cv2.CV_64F).var()
+    spoilt = [spoil(np.random.default_rng(seed), window.copy()) for seed in range(300)]
+    assert all(s.dtype == np.uint8 and s.shape == window.shape and s.flags.c_contiguous for s in spoilt)
+    # the same draws spoil alike; about 0.6 x 0.7 x 0.7 = 0.29 of the windows are left as they are
+    assert np.array_equal(spoilt[7], spoil(np.random.default_rng(7), window.copy()))
+    kept = np.mean([np.array_equal(s, window) for s in spoilt])
+    assert 0.2 < kept < 0.4
+    assert np.mean([cv2.Laplacian(s, cv2.CV_64F).var() < 0.5 * sharp for s in spoilt]) > 0.3
+
+
+def test_spoilt_batches_keep_their_targets_and_go_with_the_stage_keys_asked_for(pool: synth.FacePool):
+    import torch
+
+    from vision.training.__main__ import spoil_key
+    from vision.training.detection import make_batch
+
+    pictures = _pictures(pool, 2, seed=3)
+    plain = make_batch(np.random.default_rng([5, 0]), pictures[:1], pictures[1:], 6, 96, 0.5)
+    spoilt = make_batch(np.random.default_rng([5, 0]), pictures[:1], pictures[1:], 6, 96, 0.5, spoilt=True)
+    again = make_batch(np.random.default_rng([5, 0]), pictures[:1], pictures[1:], 6, 96, 0.5, spoilt=True)
+    assert all(torch.equal(a, b) for a, b in zip(spoilt, again, strict=True))  # drawn from the batch's numbers
+    # the first window is drawn before any spoiling: the same window and targets, its picture spoilt or not
+    assert torch.equal(plain[1][0], spoilt[1][0]) and torch.equal(plain[2][0], spoilt[2][0])
+    assert not torch.equal(plain[0], spoilt[0])
+    # --det-spoil-from: the stages from it on carry it in their keys; runs without it keep their keys
+    assert [spoil_key(None, stage) for stage in range(3)] == [{}, {}, {}]
+    assert [spoil_key(2, stage) for stage in range(4)] == [{}, {}, {"spoilt_from": 2}, {"spoilt_from": 2}]
+    assert [spoil_key(0, stage) for stage in range(2)] == [{"spoilt_from": 0}] * 2
+
+
 def test_augmented_crop_turns_with_its_orientation_label():
     stored = np.zeros((BANK_SIZE, BANK_SIZE, 3), np.uint8)
     stored[: BANK_SIZE // 2] = 255  # the top of the tile is white
@@ -444,6 +481,12 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
         stop.value.code == 2
         and "--det-further 18000 -1: give 1 or more batches for each stage" in capsys.readouterr().err
     )
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-further", "18000", "--det-spoil-from", "2"])
+    assert stop.value.code == 2 and "--det-spoil-from 2: give a detector stage from 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-threshold", "1.2"])
+    assert stop.value.code == 2 and "--det-threshold 1.2: give a score between 0 and 1" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main([*where, "--det-width", "3"])
     assert stop.value.code == 2 and "--det-width 3: give 4 channels or more" in capsys.readouterr().err

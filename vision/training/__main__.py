@@ -32,6 +32,9 @@ from vision.training.synth import DARK_FACES
 if TYPE_CHECKING:  # torch is imported only once training starts
     from vision.training.loop import Snapshots
 
+#: The detection threshold the command writes into model.json by default (``--det-threshold``): chosen on the
+#: development phone set for the models of 20261205 (MODEL_CARD.md, "Weak boxes and weak tiles are left out").
+DETECTION_THRESHOLD = 0.45
 #: The training scenes print more riichi-style sets on dark faces than the renderer does by default: with
 #: its 0.12, a detector trained on them boxed only the light strokes of dark tiles (F1 0.61 on the dark
 #: scenes of the synthetic phone set seed 777, 0.93 on the others).
@@ -74,6 +77,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="detector batches trained on after the first --det-steps, its batch norms folded and frozen, the "
         "learning rate peaking at a third (default: none); several numbers train on in that many stages, each "
         "one warming up again from the last",
+    )
+    parser.add_argument(
+        "--det-spoil-from",
+        type=int,
+        default=None,
+        metavar="STAGE",
+        help="detector stages from this one on (0: the first, of --det-steps; 1, 2 ...: those of --det-further) "
+        "also train on windows spoilt as a phone camera spoils photos: out of focus, shaken, noised, saved as "
+        "rough JPEG (default: none)",
+    )
+    parser.add_argument(
+        "--det-threshold",
+        type=float,
+        default=DETECTION_THRESHOLD,
+        help=f"the detection score under which a box is not read, written into model.json (default "
+        f"{DETECTION_THRESHOLD}; choose it for each model on a development set, as MODEL_CARD.md does)",
     )
     parser.add_argument(
         "--cls-steps",
@@ -189,6 +208,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
     if args.det_further and min(args.det_further) < 1:
         parser.error(f"--det-further {' '.join(map(str, args.det_further))}: give 1 or more batches for each stage")
+    if args.det_spoil_from is not None and not 0 <= args.det_spoil_from <= len(args.det_further):
+        parser.error(
+            f"--det-spoil-from {args.det_spoil_from}: give a detector stage from 0 (the first) to "
+            f"{len(args.det_further)} (the last of --det-further)"
+        )
+    if not 0 < args.det_threshold < 1:
+        parser.error(f"--det-threshold {args.det_threshold}: give a score between 0 and 1")
     if args.det_width < 4:
         parser.error(f"--det-width {args.det_width}: give 4 channels or more")
     if args.cls_width < 4:
@@ -301,6 +327,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
 
     options = {"bf16": bf16, "device": str(device), "workers": args.workers}
     det_key = {**scenes_key, "steps": args.det_steps, "precision": precision, "width": args.det_width}
+    det_key = {**det_key, **spoil_key(args.det_spoil_from, 0)}
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
         snapshots, done = _snapshots(args, "detector", det_key)
@@ -313,12 +340,18 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             progress=_progress(bar),
             width=args.det_width,
             snapshots=snapshots,
+            spoilt=bool(spoil_key(args.det_spoil_from, 0)),
             **options,
         )
         bar.close()
         _save_stage(args, "detector", det_key, detector, snapshots)
     for number, steps in enumerate(args.det_further, 1):
-        further_key = {**det_key, "further": args.det_further[:number], "lr": FURTHER_LR}
+        further_key = {
+            **det_key,
+            "further": args.det_further[:number],
+            "lr": FURTHER_LR,
+            **spoil_key(args.det_spoil_from, number),
+        }
         further = _load_stage(args, f"detector-further-{number}", further_key)
         if further is None:
             further_seed = int(np.random.SeedSequence([det_seed, number]).generate_state(1)[0])
@@ -333,6 +366,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 progress=_progress(bar),
                 start=fold_batch_norm(detector),
                 snapshots=snapshots,
+                spoilt=bool(spoil_key(args.det_spoil_from, number)),
                 **options,
             )
             bar.close()
@@ -402,12 +436,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     training = {
         # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector steps (those
         # trained further after a +) x classifier steps (those of each classifier joined by +), classifier width,
-        # and the detector's width where it is not the default
+        # the detector's width where it is not the default, and its first stage spoilt (-sp) where any is
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
         + f"-n{args.scenes}-{args.det_steps}{''.join(f'+{steps}' for steps in args.det_further)}"
         + f"x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}"
-        + (f"-dw{args.det_width}" if args.det_width != DETECTOR_WIDTH else ""),
+        + (f"-dw{args.det_width}" if args.det_width != DETECTOR_WIDTH else "")
+        + (f"-sp{args.det_spoil_from}" if args.det_spoil_from is not None else ""),
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -417,6 +452,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "phone_scenes": args.phone_scenes,
         "detector_steps": args.det_steps,
         "detector_further_steps": args.det_further,
+        "detector_spoilt_from": args.det_spoil_from,
         "detector_width": args.det_width,
         "classifier_steps": args.cls_steps,
         "classifier_width": args.cls_width,
@@ -435,12 +471,17 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         # and mirrored every way). Model 20261204-s1-c2-d30-p30 on synthetic phone photos (seed 777), threshold
         # 0.3 and floor 0.3: F1 0.937 read once, 0.940 also mirrored left-right, 0.942 also upside down
         # (12-megapixel median 68 -> 81 -> 93 ms); a fourth reading turned half round 0.945 for 15 ms more.
-        # threshold (detection score) and min_score (the floor: tiles scoring lower, detection score times class
-        # probability, are left out; mostly fragments and misplaced boxes), chosen on that set for each bundled
-        # model (MODEL_CARD.md). Model 20261205-s1-c2-d30-p30-n8000-20000x30000-w32: thresholds 0.4 / 0.45 / 0.5
-        # with floor 0.25 give F1 0.9697 / 0.9719 / 0.9704; with threshold 0.45, floors 0.2 / 0.25 / 0.3 give
-        # 0.9712 / 0.9719 / 0.9717
-        "detector": {"threshold": 0.45, "nms_iou": 0.6, "max_tiles": 300, "flips": ["horizontal", "vertical"]},
+        # threshold (detection score; --det-threshold) and min_score (the floor: tiles scoring lower, detection
+        # score times class probability, are left out; mostly fragments and misplaced boxes), chosen on that set
+        # for each bundled model (MODEL_CARD.md). Model 20261205-s1-c2-d30-p30-n8000-20000x30000-w32: thresholds
+        # 0.4 / 0.45 / 0.5 with floor 0.25 give F1 0.9697 / 0.9719 / 0.9704; with threshold 0.45, floors 0.2 /
+        # 0.25 / 0.3 give 0.9712 / 0.9719 / 0.9717
+        "detector": {
+            "threshold": args.det_threshold,
+            "nms_iou": 0.6,
+            "max_tiles": 300,
+            "flips": ["horizontal", "vertical"],
+        },
         "classifier": {"margin": RUNTIME_MARGIN, "reject": 0.5, "min_score": 0.25, "batch": 32},
     }
     samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
@@ -452,6 +493,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         return 1
     print(json.dumps({"out": str(args.out), "export": meta["export"], **figures}, indent=1))
     return 0
+
+
+def spoil_key(spoil_from: int | None, stage: int) -> dict[str, int]:
+    """What the key of detector stage ``stage`` (0 the first, 1 and on those trained further) holds of
+    ``--det-spoil-from``: the first stage spoilt where this one is spoilt too (so the key tells which stages
+    before it were), nothing where it is not (so that the keys of runs without spoiling stay as they were)."""
+    return {"spoilt_from": spoil_from} if spoil_from is not None and stage >= spoil_from else {}
 
 
 def classifier_runs(cls_steps: list[int], seed: int) -> list[tuple[str, int, int, int]]:

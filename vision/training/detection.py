@@ -18,6 +18,7 @@ import torch
 from vision.training import DETECTOR_WIDTH
 from vision.training.loop import Snapshots, autocast, produce
 from vision.training.nets import STRIDE, TileDetector
+from vision.training.synth import line_kernel
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
 DETECT_SIZE = 512
@@ -63,6 +64,25 @@ def color_jitter(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
         saturation = 0.0 if rng.random() < 0.05 else rng.uniform(0.6, 1.4)
         img = cv2.addWeighted(img, saturation, grey, 1 - saturation, 0)
     return img
+
+
+def spoil(rng: np.random.Generator, window: np.ndarray) -> np.ndarray:
+    """A window spoilt further as a phone camera spoils photos, beyond the colours (``color_jitter``), each on a
+    draw of its own: a fifth blurred out of focus (Gaussian, sigma 0.6 to 2.5 pixels) or another fifth shaken
+    (motion blur along a line of 3 to 14 pixels at any angle), three tenths with sensor noise (sigma 2 to 12 of
+    255) and three tenths saved as JPEG of quality 15 to 90 (its channels taken as they come)."""
+    r = rng.random()
+    if r < 0.2:
+        window = cv2.GaussianBlur(window, (0, 0), rng.uniform(0.6, 2.5))
+    elif r < 0.4:
+        length = int(rng.integers(3, 15))
+        window = cv2.filter2D(window, -1, line_kernel(length, rng.uniform(0, 180), 1.0))
+    if rng.random() < 0.3:
+        window = np.clip(window + rng.normal(0, rng.uniform(2, 12), window.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        _, buf = cv2.imencode(".jpg", window, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(15, 91))])
+        window = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    return np.ascontiguousarray(window)
 
 
 def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tuple[np.ndarray, np.ndarray]:
@@ -178,13 +198,22 @@ def giou_loss(sides: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -
 
 
 def make_batch(
-    rng: np.random.Generator, real: list[Picture], synthetic: list[Picture], batch: int, crop: int, real_share: float
+    rng: np.random.Generator,
+    real: list[Picture],
+    synthetic: list[Picture],
+    batch: int,
+    crop: int,
+    real_share: float,
+    spoilt: bool = False,
 ) -> tuple[torch.Tensor, ...]:
-    """One batch of windows and their targets, mixing real and synthetic pictures."""
+    """One batch of windows and their targets, mixing real and synthetic pictures; each window also ``spoil``-ed
+    where ``spoilt``."""
     images, heats, targets, weights = [], [], [], []
     for _ in range(batch):
         source = real if (real and (not synthetic or rng.random() < real_share)) else synthetic
         image, boxes = sample_window(rng, source[int(rng.integers(len(source)))], crop)
+        if spoilt:
+            image = spoil(rng, image)
         heat, target, weight = make_targets(boxes, crop)
         images.append(image.transpose(2, 0, 1))
         heats.append(heat)
@@ -214,6 +243,7 @@ def train_detector(
     start: TileDetector | None = None,
     width: int = DETECTOR_WIDTH,
     snapshots: Snapshots | None = None,
+    spoilt: bool = False,
 ) -> TileDetector:
     """Train a detector for ``steps`` batches (AdamW, one-cycle learning rate peaking at ``lr``; the forward pass
     in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
@@ -224,11 +254,11 @@ def train_detector(
     batch norms are folded into its convolutions (``nets.fold_batch_norm``): they stay in eval mode, and the
     learning rate peaks lower after a shorter warm-up (``FURTHER_WARMUP``, ``FURTHER_LR``). ``lr`` given replaces
     either peak. With ``snapshots``, the state is saved every so many batches, and a snapshot of an earlier run
-    is gone on from."""
+    is gone on from. ``spoilt``: every window is also spoilt as a phone camera spoils photos (``spoil``)."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:
-        return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share)
+        return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share, spoilt)
 
     net = (start if start is not None else TileDetector(width)).to(device=device, memory_format=torch.channels_last)
     lr = lr if lr is not None else (FURTHER_LR if start is not None else LR)

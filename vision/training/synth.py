@@ -959,6 +959,18 @@ def _orientation(pts: np.ndarray) -> int:
     return int(round(angle / 90.0)) % 4
 
 
+def line_kernel(length: int, angle: float, value: float) -> np.ndarray:
+    """A motion blur's kernel (``length`` x ``length``, summing to 1): a line ``length`` pixels long through the
+    middle, turned ``angle`` degrees, drawn with ``value`` before it is turned and the whole is divided by its sum
+    (the value changes the result only in its last bits; each caller keeps its own, so that the pictures it
+    made before stay the same to the bit)."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = value
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    return kernel / max(kernel.sum(), 1e-6)
+
+
 def _finish(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     """Colour balance, blur, noise and JPEG, as a phone camera adds them."""
     image = image * (rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.25)).astype(np.float32)
@@ -967,11 +979,7 @@ def _finish(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.6, 2.2))
     elif r < 0.35:
         k = int(rng.integers(3, 9))
-        kernel = np.zeros((k, k), np.float32)
-        kernel[k // 2, :] = 1.0 / k
-        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
-        image = cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6))
+        image = cv2.filter2D(image, -1, line_kernel(k, rng.uniform(0, 180), 1.0 / k))
     if rng.random() < 0.6:
         image = image + rng.standard_normal(image.shape, np.float32) * rng.uniform(1, 7)
     image = np.clip(image, 0, 255).astype(np.uint8)

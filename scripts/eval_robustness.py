@@ -240,10 +240,19 @@ def table(figures: dict[str, dict[str, Any]]) -> str:
 
 
 def sheet(
-    model: Any, path: Path, images: Path, labels: Path, classes: Path, names: list[str], cell: int = 480
+    model: Any,
+    path: Path,
+    images: Path,
+    labels: Path,
+    classes: Path,
+    names: list[str],
+    *,
+    ignore_unlabelled: bool = False,
+    cell: int = 480,
 ) -> np.ndarray:
     """The photo ``path`` spoilt each way of ``names``, each picture with its errors drawn
-    (``vision.evaluate.error_image``) under its name, in a grid four wide."""
+    (``vision.evaluate.error_image``; scored as ``evaluate_robustness`` scores, ``ignore_unlabelled`` alike)
+    under its name, in a grid four wide."""
     relative = str(path.relative_to(images))
     rgb, truth = _read(path, images, labels, read_classes(classes))
     font = ImageFont.load_default(20)
@@ -251,7 +260,7 @@ def sheet(
     for name in names:
         picture, scaled = spoilt(name, relative, rgb, truth)
         predicted = model.detect(picture)
-        m = match_image(predicted, scaled)
+        m = match_image(predicted, scaled, ignore_unlabelled=ignore_unlabelled)
         if picture.shape != rgb.shape:  # drawn at the photo's size, so that every cell's tags read alike
             up = rgb.shape[1] / picture.shape[1], rgb.shape[0] / picture.shape[0]
             factor = np.array([*up, *up], np.float32)
@@ -263,7 +272,9 @@ def sheet(
         drawn = drawn.resize((round(drawn.width * fit), round(drawn.height * fit)), Image.BILINEAR)
         tile = Image.new("RGB", (cell, cell), (32, 32, 32))
         tile.paste(drawn, ((cell - drawn.width) // 2, 28))
-        ImageDraw.Draw(tile).text((8, 4), f"{name}: {_badness(m)} errors", fill=(255, 255, 255), font=font)
+        ImageDraw.Draw(tile).text(
+            (8, 4), f"{name}: {_badness(m)} error{'' if _badness(m) == 1 else 's'}", fill=(255, 255, 255), font=font
+        )
         cells.append(tile)
     across = min(4, len(cells))
     grid = Image.new("RGB", (across * cell, -(-len(cells) // across) * cell), (16, 16, 16))
@@ -328,7 +339,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.sheet is not None:
             photo = _sheet_photo(errors, args.sheet_photo)
-            picture = sheet(model, args.images / photo, args.images, args.labels, args.classes, names)
+            picture = sheet(
+                model,
+                args.images / photo,
+                args.images,
+                args.labels,
+                args.classes,
+                names,
+                ignore_unlabelled=args.ignore_unlabelled,
+            )
             args.sheet.write_bytes(to_jpeg(picture))
             print(f"sheet of {photo}: {args.sheet}", file=sys.stderr)
     except (LabelError, FileNotFoundError) as exc:

@@ -130,3 +130,15 @@ def test_bad_requests_are_refused_clearly(tmp_path, capsys):
     assert "no labelled photos" in capsys.readouterr().err
     assert eval_robustness.main([*ARGS, "--sheet", str(tmp_path / "s.jpg"), "--sheet-photo", "nope.jpg"]) == 2
     assert "nope.jpg" in capsys.readouterr().err
+
+
+def test_the_sheet_shows_a_photo_read_right_as_taken_that_the_ways_spoil_most():
+    errors = {
+        "a.jpg": {"as taken": 0, "shake": 2, "dim": 1},
+        "b.jpg": {"as taken": 3, "shake": 9, "dim": 9},  # spoilt most, but read wrong as taken
+        "c.jpg": {"as taken": 0, "shake": 4, "dim": 0},
+    }
+    assert eval_robustness._sheet_photo(errors, None) == "c.jpg"
+    assert eval_robustness._sheet_photo(errors, "b.jpg") == "b.jpg"
+    # where no photo is read right as taken, the one read worst all told
+    assert eval_robustness._sheet_photo({k: v for k, v in errors.items() if k == "b.jpg"}, None) == "b.jpg"

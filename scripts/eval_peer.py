@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.evaluate import EvaluationReport, LabelError, evaluate_folder
+from vision.evaluate import EvaluationReport, LabelError, add_set_arguments, evaluate_folder
 from vision.types import CLASS_INDEX, Detections
 
 #: The peer's class names in its own order, as our codes.
@@ -65,9 +65,7 @@ class PeerDetector:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--images", required=True, type=Path, help="folder of photos")
-    p.add_argument("--labels", required=True, type=Path, help="folder of YOLO label files")
-    p.add_argument("--classes", required=True, type=Path, help="classes.json: class index -> tile code")
+    add_set_arguments(p)
     p.add_argument("--model-dir", type=Path, help="our tile model folder (default: models/)")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N photos")
     p.add_argument("--json", action="store_true", help="print both reports as JSON")

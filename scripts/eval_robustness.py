@@ -37,6 +37,7 @@ from vision.evaluate import (
     GroundTruth,
     ImageMatch,
     LabelError,
+    add_set_arguments,
     error_image,
     list_images,
     match_image,
@@ -296,9 +297,7 @@ def _sheet_photo(errors: dict[str, dict[str, int]], chosen: str | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--images", type=Path, required=True, help="folder of photos")
-    parser.add_argument("--labels", type=Path, required=True, help="folder of YOLO label files")
-    parser.add_argument("--classes", type=Path, required=True, help="classes.json of the labels")
+    add_set_arguments(parser)
     parser.add_argument("--model-dir", type=Path, default=None, help="model folder (default: the bundled model)")
     parser.add_argument("--ignore-unlabelled", action="store_true", help="leave out predictions on unboxed tiles")
     parser.add_argument(

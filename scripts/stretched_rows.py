@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.evaluate import LabelError, list_images, read_classes, read_yolo_labels
+from vision.evaluate import LabelError, add_set_arguments, list_images, read_classes, read_yolo_labels
 from vision.export import yolo_lines
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
@@ -58,9 +58,7 @@ def stretched_row(image: np.ndarray, boxes: np.ndarray, turn: bool) -> tuple[np.
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--images", type=Path, required=True, help="folder of photos")
-    parser.add_argument("--labels", type=Path, required=True, help="folder of YOLO label files")
-    parser.add_argument("--classes", type=Path, required=True, help="classes.json of the labels")
+    add_set_arguments(parser)
     parser.add_argument("--out", type=Path, required=True, help="new or empty folder for images/ and labels/")
     parser.add_argument("--count", type=int, default=60, help="pictures to make (default 60)")
     parser.add_argument("--seed", type=int, default=5, help="order the photos are taken in (default 5)")

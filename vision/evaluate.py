@@ -39,6 +39,7 @@ class index to tile code, as a dict (``{"0": "5f", ...}``) or a list.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import time
@@ -512,6 +513,14 @@ def compare_hands(read: Mapping[str, Any], truth: Mapping[str, Any]) -> dict[str
         "flowers": Counter(read["flowers"]) == Counter(truth["flowers"]),
     }
     return {**parts, "hand": all(parts.values())}
+
+
+def add_set_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that name a labelled set, as the evaluation scripts take them: ``--images``, ``--labels`` (its
+    YOLO label files) and ``--classes`` (its classes.json), all three required."""
+    parser.add_argument("--images", type=Path, required=True, help="folder of photos")
+    parser.add_argument("--labels", type=Path, required=True, help="folder of YOLO label files")
+    parser.add_argument("--classes", type=Path, required=True, help="classes.json: class index -> tile code")
 
 
 def list_images(folder: str | Path) -> list[Path]:

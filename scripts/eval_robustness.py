@@ -273,8 +273,9 @@ def sheet(
         drawn = drawn.resize((round(drawn.width * fit), round(drawn.height * fit)), Image.BILINEAR)
         tile = Image.new("RGB", (cell, cell), (32, 32, 32))
         tile.paste(drawn, ((cell - drawn.width) // 2, 28))
+        errors = _badness(m)
         ImageDraw.Draw(tile).text(
-            (8, 4), f"{name}: {_badness(m)} error{'' if _badness(m) == 1 else 's'}", fill=(255, 255, 255), font=font
+            (8, 4), f"{name}: {errors} error{'' if errors == 1 else 's'}", fill=(255, 255, 255), font=font
         )
         cells.append(tile)
     across = min(4, len(cells))
@@ -324,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.limit is not None and args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
+        return 2
+    if args.sheet_photo is not None and args.images / args.sheet_photo not in _photos(args.images, args.labels):
+        print(f"error: --sheet-photo {args.sheet_photo} is not a labelled photo under {args.images}", file=sys.stderr)
         return 2
     try:
         model = TileModel(args.model_dir)

@@ -326,8 +326,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 
     options = {"bf16": bf16, "device": str(device), "workers": args.workers}
-    det_key = {**scenes_key, "steps": args.det_steps, "precision": precision, "width": args.det_width}
-    det_key = {**det_key, **spoil_key(args.det_spoil_from, 0)}
+    det_key = {
+        **scenes_key,
+        "steps": args.det_steps,
+        "precision": precision,
+        "width": args.det_width,
+        **spoil_key(args.det_spoil_from, 0),
+    }
     detector = _load_stage(args, "detector", det_key)
     if detector is None:
         snapshots, done = _snapshots(args, "detector", det_key)

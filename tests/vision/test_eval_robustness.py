@@ -89,7 +89,7 @@ def test_the_photos_as_taken_score_as_mjscan_evaluate_scores_them():
         SAMPLE / "images",
         SAMPLE / "labels",
         SAMPLE / "classes.json",
-        names=["as taken", "shake"],
+        names=["as taken", "glare"],
         progress=False,
     )
     report = evaluate_folder(
@@ -99,7 +99,9 @@ def test_the_photos_as_taken_score_as_mjscan_evaluate_scores_them():
     assert figures["as taken"]["tp"] == report.total.tp
     assert figures["as taken"]["wrong_codes"] + figures["as taken"]["missed"] == report.total.fn
     assert sorted(errors) == sorted(p.name for p in (SAMPLE / "images").iterdir())
-    assert figures["shake"]["f1"] < figures["as taken"]["f1"]  # the model reads a shaken photo worse
+    # the spoilt copies are what is read: glare burns tiles out, which no model reads (the bundled one reads the
+    # sample photos shaken as well as taken)
+    assert figures["glare"]["f1"] < figures["as taken"]["f1"]
 
 
 def test_the_script_prints_a_table_and_draws_a_sheet(tmp_path, capsys):

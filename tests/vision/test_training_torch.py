@@ -5,6 +5,7 @@ by the runtime. Skipped where torch is not installed (the runtime and CI need no
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -464,6 +465,83 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     assert _same_weights(net, _load_stage(args, "classifier", {"width": 8}))
 
 
+def test_blur_blurs_its_share_of_the_crops_out_of_focus_or_shaken_and_leaves_the_rest():
+    import cv2
+
+    from vision.training.classification import blur
+
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[::8] = 255
+    crop[:, ::8] = 255  # a grid: blur softens it whichever way it runs
+    sharp = cv2.Laplacian(crop, cv2.CV_64F).var()
+    out = [blur(np.random.default_rng(seed), crop.copy(), 0.4) for seed in range(400)]
+    assert all(o.shape == crop.shape and o.dtype == np.uint8 for o in out)
+    assert np.array_equal(out[3], blur(np.random.default_rng(3), crop.copy(), 0.4))  # the same draws blur alike
+    kept = [np.array_equal(o, crop) for o in out]
+    assert 0.5 < np.mean(kept) < 0.7  # 0.6 left as they were
+    assert all(cv2.Laplacian(o, cv2.CV_64F).var() < 0.6 * sharp for o, same in zip(out, kept, strict=True) if not same)
+    assert all(np.array_equal(blur(np.random.default_rng(seed), crop.copy(), 0.0), crop) for seed in range(20))
+
+
+def test_a_classifier_comes_back_from_its_onnx_file_float_or_8_bit_and_trains_on_blurred_with_frozen_norms(
+    pool: synth.FacePool, tmp_path: Path
+):
+    import onnxruntime as ort
+    import torch
+
+    from vision.detector import crop_tiles
+    from vision.training.classification import make_batch, train_classifier
+    from vision.training.export import ExportError, _export, classifier_from_onnx, quantize_classifier
+    from vision.training.nets import ClassifierExport, DetectorExport, TileDetector
+
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(8)
+    scenes = [synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2)]
+    bank = CropBank.concat(
+        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
+    )
+    net = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)
+    names = {"input": "crops", "outputs": ["classes", "orientation"], "dynamic": {"crops": {0: "n"}}}
+    crops = np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes])
+    exported = ClassifierExport(net).eval()
+    for file, quantised in (("float.onnx", False), ("int8.onnx", True)):
+        path = tmp_path / file
+        _export(exported, torch.zeros(2, 3, 64, 64), path, names)
+        if quantised:
+            quantize_classifier(exported, path, crops, crops, 0.0)
+        back = classifier_from_onnx(path)
+        assert back.features[0][0].out_channels == 8 and not back.training  # its width read from the file
+        expected = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"crops": crops})
+        with torch.no_grad():
+            got = [torch.softmax(out, 1).numpy() for out in back(torch.from_numpy(crops))]
+        for want, have in zip(expected, got, strict=True):  # the 8-bit file rounds its activations too
+            np.testing.assert_allclose(have, want, atol=0.05 if quantised else 1e-5)
+    norms = [m for m in back.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+    # trained on from the file, its norms stay frozen and its weights move; the crops are blurred as asked
+    weights = back.features[0][0].weight.clone()
+    plain = make_batch(np.random.default_rng([2, 0]), bank, np.full(len(bank), 1 / len(bank)), 16)
+    blurred = make_batch(np.random.default_rng([2, 0]), bank, np.full(len(bank), 1 / len(bank)), 16, True)
+    assert torch.equal(plain[1], blurred[1]) and not torch.equal(plain[0], blurred[0])
+    trained = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=1, batch=8, start=back, blurred=True)
+    assert trained is back and not trained.training
+    assert not torch.equal(trained.features[0][0].weight, weights)
+    assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+    # files that hold no classifier
+    detector = tmp_path / "detector.onnx"
+    _export(
+        DetectorExport(TileDetector(8)).eval(),
+        torch.zeros(1, 3, 64, 64),
+        detector,
+        {"input": "image", "outputs": ["heat", "sides"], "dynamic": {}},
+    )
+    with pytest.raises(ExportError, match="not a tile classifier"):
+        classifier_from_onnx(detector)
+    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+    with pytest.raises(ExportError, match="not an ONNX file"):
+        classifier_from_onnx(tmp_path / "junk.onnx")
+
+
 def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thin_or_empty_classifiers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
@@ -499,6 +577,27 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-steps", "300", "0"])
     assert stop.value.code == 2 and "--cls-steps 300 0: give 1 or more batches" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-further", "-4"])
+    assert stop.value.code == 2 and "--cls-further -4: give 0 (none) or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-from", str(tmp_path)])
+    assert stop.value.code == 2 and "--cls-from trains on a model's classifiers: give --cls-further" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-from", str(tmp_path), "--cls-further", "600"])
+    assert stop.value.code == 2 and f"--cls-from {tmp_path}: no model this project trained there" in (
+        capsys.readouterr().err
+    )
+    model = tmp_path / "model"
+    model.mkdir()
+    training = {"version": "v", "training": {"classifier_steps": [300, 400], "classifier_width": 8}}
+    (model / "model.json").write_text(json.dumps({**training, "classifier": {"files": ["a.onnx", "b.onnx"]}}))
+    (model / "a.onnx").write_bytes(b"")
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-from", str(model), "--cls-further", "600"])
+    assert stop.value.code == 2 and "names classifier files it does not hold" in capsys.readouterr().err
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
     for device, message in refused:  # refused before any data is read
         assert main([*where, "--device", device]) == 2

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from tqdm import tqdm
 
+from vision.detector import classifier_files
 from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH, SNAPSHOT_EVERY
 from vision.training.data import DataError
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
@@ -101,6 +102,24 @@ def build_parser() -> argparse.ArgumentParser:
         default=[11000],
         help="classifier batches of 128 (default 11000); several numbers train one classifier for each, and the "
         "runtime averages their outputs (a number given again trains another classifier as long from another seed)",
+    )
+    parser.add_argument(
+        "--cls-further",
+        type=int,
+        default=0,
+        metavar="STEPS",
+        help="classifier batches each classifier trains on after its --cls-steps, its batch norms folded and frozen, "
+        "the learning rate peaking at a tenth, on crops also blurred as shaken or misfocused phone photos blur small "
+        "tiles (default 0: none)",
+    )
+    parser.add_argument(
+        "--cls-from",
+        type=Path,
+        default=None,
+        metavar="MODEL_DIR",
+        help="with --cls-further: train on the classifiers of the model in this folder (its ONNX files, for a model "
+        "whose torch weights are gone) instead of training classifiers from scratch; --cls-steps and --cls-width "
+        "are then that model's",
     )
     parser.add_argument(
         "--det-width",
@@ -223,6 +242,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--snapshot-every {args.snapshot_every}: give 0 (never) or more batches")
     if min(args.cls_steps) < 1:
         parser.error(f"--cls-steps {' '.join(map(str, args.cls_steps))}: give 1 or more batches for each classifier")
+    if args.cls_further < 0:
+        parser.error(f"--cls-further {args.cls_further}: give 0 (none) or more batches")
+    if args.cls_from is not None:
+        if not args.cls_further:
+            parser.error("--cls-from trains on a model's classifiers: give --cls-further too")
+        try:
+            source = json.loads((args.cls_from / "model.json").read_text(encoding="utf-8"))
+            args.cls_steps = list(source["training"]["classifier_steps"])
+            args.cls_width = int(source["training"]["classifier_width"])
+            args.cls_files = [args.cls_from / name for name in classifier_files(source)]
+            args.cls_source = str(source["version"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"--cls-from {args.cls_from}: no model this project trained there ({exc})")
+        if len(args.cls_files) != len(args.cls_steps) or not all(path.is_file() for path in args.cls_files):
+            parser.error(f"--cls-from {args.cls_from}: its model.json names classifier files it does not hold")
     if (args.out / "model.json").exists() and not args.force:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
@@ -239,6 +273,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     import torch
 
     from vision.training.classification import (
+        FURTHER_BLUR,
         RECIPE_VERSION,
         RUNTIME_MARGIN,
         CropBank,
@@ -246,6 +281,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         evaluate_bank,
         train_classifier,
     )
+    from vision.training.classification import FURTHER_LR as CLS_FURTHER_LR
     from vision.training.data import load_art, load_crops, load_yolo_split
     from vision.training.detection import (
         DETECT_SIZE,
@@ -256,7 +292,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         encode,
         train_detector,
     )
-    from vision.training.export import ExportError, export_models
+    from vision.training.export import ExportError, classifier_from_onnx, export_models
     from vision.training.loop import bf16_native, device_of, produce
     from vision.training.nets import fold_batch_norm
     from vision.training.synth import RENDERER_VERSION, FacePool, SceneRenderer
@@ -400,8 +436,18 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     bank = CropBank.concat(banks)
     del banks
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
-    classifiers = []
+    classifiers, stages = [], []
     for number, (stage, steps, seed, draw) in enumerate(classifier_runs(args.cls_steps, cls_seed), 1):
+        if args.cls_from is not None:  # the classifiers of a model, as its ONNX files hold them
+            path = args.cls_files[number - 1]
+            try:
+                classifiers.append(classifier_from_onnx(path))
+            except ExportError as exc:
+                print(f"error: --cls-from: {exc}", file=sys.stderr)
+                return 2
+            print(f"classifier {number}: taken from {path} (model {args.cls_source})")
+            stages.append((stage, seed, {**scenes_key, "from": args.cls_source, "file": path.name}))
+            continue
         cls_key = {
             **scenes_key,
             "steps": steps,
@@ -427,6 +473,28 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             bar.close()
             _save_stage(args, stage, cls_key, classifier, snapshots)
         classifiers.append(classifier)
+        stages.append((stage, seed, cls_key))
+    for number, (stage, seed, key) in enumerate(stages if args.cls_further else []):
+        further_key = {**key, "further": args.cls_further, "lr": CLS_FURTHER_LR, "blur": FURTHER_BLUR}
+        further = _load_stage(args, f"{stage}-further", further_key)
+        if further is None:
+            # the stage before is folded (once) and trained on in place, as the detector's are
+            snapshots, done = _snapshots(args, f"{stage}-further", further_key)
+            bar = _bar(args.cls_further, f"train classifier further {number + 1}/{len(stages)}", done)
+            further = train_classifier(
+                bank,
+                shares,
+                args.cls_further,
+                int(np.random.SeedSequence([seed, 1]).generate_state(1)[0]),
+                progress=_progress(bar),
+                snapshots=snapshots,
+                start=fold_batch_norm(classifiers[number]),
+                blurred=True,
+                **options,
+            )
+            bar.close()
+            _save_stage(args, f"{stage}-further", further_key, further, snapshots)
+        classifiers[number] = further
 
     print("checking on synthetic scenes rendered apart from the training scenes")
     check_pictures, check_banks = [], []
@@ -440,12 +508,14 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     }
     training = {
         # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector steps (those
-        # trained further after a +) x classifier steps (those of each classifier joined by +), classifier width,
-        # the detector's width where it is not the default, and its first stage spoilt (-sp) where any is
+        # trained further after a +) x classifier steps (those of each classifier joined by +; f and the batches
+        # each trained on further, where they were), classifier width, the detector's width where it is not the
+        # default, and its first stage spoilt (-sp) where any is
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
         + f"-n{args.scenes}-{args.det_steps}{''.join(f'+{steps}' for steps in args.det_further)}"
-        + f"x{'+'.join(map(str, args.cls_steps))}-w{args.cls_width}"
+        + f"x{'+'.join(map(str, args.cls_steps))}{f'f{args.cls_further}' if args.cls_further else ''}"
+        + f"-w{args.cls_width}"
         + (f"-dw{args.det_width}" if args.det_width != DETECTOR_WIDTH else "")
         + (f"-sp{args.det_spoil_from}" if args.det_spoil_from is not None else ""),
         "command": " ".join(["python -m vision.training", *argv]),
@@ -460,6 +530,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "detector_spoilt_from": args.det_spoil_from,
         "detector_width": args.det_width,
         "classifier_steps": args.cls_steps,
+        "classifier_further_steps": args.cls_further,
+        "classifiers_from": args.cls_source if args.cls_from is not None else None,
         "classifier_width": args.cls_width,
         "real_photos": len(photos),
         "real_tiles": int(sum(len(p.boxes) for p in photos)),

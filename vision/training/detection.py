@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from vision.training import DETECTOR_WIDTH
-from vision.training.loop import Snapshots, autocast, produce
+from vision.training.loop import Snapshots, autocast, produce, train_mode
 from vision.training.nets import STRIDE, TileDetector
 from vision.training.synth import line_kernel
 
@@ -267,11 +267,7 @@ def train_detector(
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warmup)
     first = snapshots.restore(net, opt, sched) if snapshots is not None else 0
     stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda", first=first)
-    net.train()
-    if start is not None:
-        for module in net.modules():
-            if isinstance(module, torch.nn.BatchNorm2d):
-                module.eval()
+    train_mode(net, folded=start is not None)
     for step, tensors in enumerate(stream, first):
         images, heat, target, weight = (t.to(device, non_blocking=True) for t in tensors)
         with autocast(bf16, device):

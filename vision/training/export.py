@@ -11,6 +11,7 @@ model's `model.json`, `export.classifier_int8`).
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import warnings
@@ -21,6 +22,7 @@ import numpy as np
 import torch
 
 from vision.detector import MODEL_JSON, classifier_files
+from vision.training.classification import NUM_OUTPUTS
 from vision.training.nets import CROP, STRIDE, ClassifierExport, DetectorExport, TileClassifier, TileDetector
 from vision.types import CLASSES
 
@@ -120,6 +122,61 @@ def quantize_classifier(
             f"(at least {min_agreement:.0%} needed)"
         )
     return agreement
+
+
+def classifier_from_onnx(path: Path) -> TileClassifier:
+    """The classifier an exported ONNX file holds (``export_models``: float or quantised to 8 bits) as a torch
+    network in its folded form (``nets.fold_batch_norm``: each batch norm after its convolution keeps only a
+    shift), its width read from the file; quantised weights come back as the float values they stand for. For
+    training on the classifiers of a model whose torch weights are gone (``--cls-from``). Raises ExportError
+    for a file that does not hold a classifier of ``TileClassifier``'s shape."""
+    import onnx
+    from google.protobuf.message import DecodeError
+    from onnx import numpy_helper
+
+    try:
+        graph = onnx.load(str(path)).graph
+    except (OSError, ValueError, DecodeError) as exc:
+        raise ExportError(f"{path}: not an ONNX file ({exc})") from None
+    values = {t.name: numpy_helper.to_array(t).astype(np.float64) for t in graph.initializer}
+    for node in graph.node:  # the quantised weights: (q - zero point) x scale, per output channel
+        if node.op_type == "DequantizeLinear" and node.input[0] in values:
+            q, scale, zero = (values[name] for name in node.input[:3])
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [1] * q.ndim
+            if scale.ndim:
+                shape[axis] = -1
+            values[node.output[0]] = (q - zero.reshape(shape)) * scale.reshape(shape)
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    gemms = [node for node in graph.node if node.op_type == "Gemm"]
+    if not convs or len(gemms) != 2 or any(name not in values for node in convs + gemms for name in node.input[1:3]):
+        raise ExportError(f"{path}: not a tile classifier exported by this project")
+    net = TileClassifier(NUM_OUTPUTS, int(values[convs[0].input[1]].shape[0]))
+    pairs = [
+        (conv, norm)
+        for module in net.features.modules()
+        if isinstance(module, torch.nn.Sequential)
+        for conv, norm in zip(list(module.children()), list(module.children())[1:], strict=False)
+        if isinstance(conv, torch.nn.Conv2d) and isinstance(norm, torch.nn.BatchNorm2d)
+    ]
+    layers = [(conv, norm, node) for (conv, norm), node in zip(pairs, convs, strict=False)]
+    layers += [(linear, None, node) for linear, node in zip((net.classes, net.orientation), gemms, strict=True)]
+    with torch.no_grad():
+        for layer, norm, node in layers:
+            weight, bias = (torch.from_numpy(values[name]).float() for name in node.input[1:3])
+            if norm is None and not next((a.i for a in node.attribute if a.name == "transB"), 0):
+                weight = weight.T
+            if len(pairs) != len(convs) or weight.shape != layer.weight.shape or bias.shape[0] != weight.shape[0]:
+                raise ExportError(f"{path}: its layers are not those of a tile classifier of its width")
+            layer.weight.copy_(weight)
+            if norm is None:
+                layer.bias.copy_(bias)
+            else:  # the folded norm: mean 0, variance 1, scale sqrt(1 + eps), the convolution's bias as its shift
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0)
+                norm.weight.fill_(math.sqrt(1.0 + norm.eps))
+                norm.bias.copy_(bias)
+    return net.eval()
 
 
 def classifier_names(count: int) -> list[str]:

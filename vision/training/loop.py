@@ -24,6 +24,16 @@ def autocast(bf16: bool, device: str = "cpu") -> torch.autocast:
     return torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=bf16)
 
 
+def train_mode(net: torch.nn.Module, folded: bool) -> None:
+    """Put ``net`` in training mode; a network trained on from its folded form (``folded``: each batch norm holds
+    only a shift, ``nets.fold_batch_norm``) keeps its norms in eval mode, so that they stay frozen."""
+    net.train()
+    if folded:
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
+
+
 class _Made(IterableDataset):
     """Items ``make(first)`` .. ``make(count - 1)``, dealt round robin to the loader's workers: worker ``w`` of
     ``n`` makes items ``first + w, first + w + n, ...``, and the loader hands them back in that same round, so

@@ -40,6 +40,16 @@ def _pictures(pool: synth.FacePool, count: int, seed: int) -> list[Picture]:
     return [Picture(encode(s.image), s.boxes) for s in (renderer.render(rng) for _ in range(count))]
 
 
+def _small_bank(pool: synth.FacePool, seed: int) -> tuple[list, CropBank]:
+    """Two small synthetic scenes (192 px) and the crop bank cut from them, with "not a tile" places."""
+    rng = np.random.default_rng(seed)
+    scenes = [synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2)]
+    bank = CropBank.concat(
+        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
+    )
+    return scenes, bank
+
+
 def _same_weights(a, b) -> bool:
     """Whether two networks hold the same weights and buffers, to the bit."""
     import torch
@@ -450,11 +460,7 @@ def test_a_classifier_of_another_width_trains_and_resumes_at_that_width(pool: sy
     from vision.training.classification import evaluate_bank, train_classifier
 
     torch.set_num_threads(1)
-    rng = np.random.default_rng(4)
-    scenes = [synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2)]
-    bank = CropBank.concat(
-        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
-    )
+    _, bank = _small_bank(pool, 4)
     net = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)
     assert net.features[0][0].out_channels == 8 and net.classes.in_features == 48  # stages of 8, 16, 32, 48
     # the check of the training command: one classifier averaged with itself scores as it does alone
@@ -495,11 +501,7 @@ def test_a_classifier_comes_back_from_its_onnx_file_float_or_8_bit_and_trains_on
     from vision.training.nets import ClassifierExport, DetectorExport, TileDetector
 
     torch.set_num_threads(1)
-    rng = np.random.default_rng(8)
-    scenes = [synth.SceneRenderer(pool, size=192).render(rng) for _ in range(2)]
-    bank = CropBank.concat(
-        [bank_from_image(s.image, s.boxes, s.class_ids, s.orientation, 1, rng, 2, 2) for s in scenes]
-    )
+    scenes, bank = _small_bank(pool, 8)
     net = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)
     names = {"input": "crops", "outputs": ["classes", "orientation"], "dynamic": {"crops": {0: "n"}}}
     crops = np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes])

@@ -446,7 +446,10 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 print(f"error: --cls-from: {exc}", file=sys.stderr)
                 return 2
             print(f"classifier {number}: taken from {path} (model {args.cls_source})")
-            stages.append((stage, seed, {**scenes_key, "from": args.cls_source, "file": path.name}))
+            # the key holds the width, which a resumed run builds the network with (``_load_stage``)
+            stages.append(
+                (stage, seed, {**scenes_key, "from": args.cls_source, "file": path.name, "width": args.cls_width})
+            )
             continue
         cls_key = {
             **scenes_key,

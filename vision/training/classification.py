@@ -24,7 +24,7 @@ from vision.detector import box_iou, crop_tiles
 from vision.training import CLASSIFIER_WIDTH
 from vision.training.loop import Snapshots, autocast, produce, train_mode
 from vision.training.nets import CROP, TileClassifier
-from vision.training.synth import line_kernel
+from vision.training.synth import blur_or_shake
 from vision.types import CLASS_INDEX, CLASSES
 
 #: Class index of "not a tile" (after the 46 tile classes).
@@ -211,12 +211,7 @@ def blur(rng: np.random.Generator, crop: np.ndarray, share: float = FURTHER_BLUR
     ``share`` out of focus (Gaussian, sigma 1 to 3 pixels of the crop), the other half shaken (motion blur along a
     line of 4 to 14 pixels at any angle); the rest as it was. ``augment``'s own blur is milder (sigma up to
     1.3)."""
-    r = rng.random()
-    if r < share / 2:
-        return cv2.GaussianBlur(crop, (0, 0), rng.uniform(1.0, 3.0))
-    if r < share:
-        return cv2.filter2D(crop, -1, line_kernel(int(rng.integers(4, 15)), rng.uniform(0, 180), 1.0))
-    return crop
+    return blur_or_shake(rng, crop, share, (1.0, 3.0), (4, 15))
 
 
 def make_batch(

@@ -18,7 +18,7 @@ import torch
 from vision.training import DETECTOR_WIDTH
 from vision.training.loop import Snapshots, autocast, produce, train_mode
 from vision.training.nets import STRIDE, TileDetector
-from vision.training.synth import line_kernel
+from vision.training.synth import blur_or_shake
 
 #: The side of the square the runtime gives the detector; training pictures are scaled around it.
 DETECT_SIZE = 512
@@ -71,12 +71,7 @@ def spoil(rng: np.random.Generator, window: np.ndarray) -> np.ndarray:
     draw of its own: a fifth blurred out of focus (Gaussian, sigma 0.6 to 2.5 pixels) or another fifth shaken
     (motion blur along a line of 3 to 14 pixels at any angle), three tenths with sensor noise (sigma 2 to 12 of
     255) and three tenths saved as JPEG of quality 15 to 90 (its channels taken as they come)."""
-    r = rng.random()
-    if r < 0.2:
-        window = cv2.GaussianBlur(window, (0, 0), rng.uniform(0.6, 2.5))
-    elif r < 0.4:
-        length = int(rng.integers(3, 15))
-        window = cv2.filter2D(window, -1, line_kernel(length, rng.uniform(0, 180), 1.0))
+    window = blur_or_shake(rng, window, 0.4, (0.6, 2.5), (3, 15))
     if rng.random() < 0.3:
         window = np.clip(window + rng.normal(0, rng.uniform(2, 12), window.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.3:

@@ -159,14 +159,16 @@ def classifier_from_onnx(path: Path) -> TileClassifier:
         for conv, norm in zip(list(module.children()), list(module.children())[1:], strict=False)
         if isinstance(conv, torch.nn.Conv2d) and isinstance(norm, torch.nn.BatchNorm2d)
     ]
-    layers = [(conv, norm, node) for (conv, norm), node in zip(pairs, convs, strict=False)]
+    if len(pairs) != len(convs):
+        raise ExportError(f"{path}: its layers are not those of a tile classifier of its width")
+    layers = [(conv, norm, node) for (conv, norm), node in zip(pairs, convs, strict=True)]
     layers += [(linear, None, node) for linear, node in zip((net.classes, net.orientation), gemms, strict=True)]
     with torch.no_grad():
         for layer, norm, node in layers:
             weight, bias = (torch.from_numpy(values[name]).float() for name in node.input[1:3])
             if norm is None and not next((a.i for a in node.attribute if a.name == "transB"), 0):
                 weight = weight.T
-            if len(pairs) != len(convs) or weight.shape != layer.weight.shape or bias.shape[0] != weight.shape[0]:
+            if weight.shape != layer.weight.shape or bias.shape[0] != weight.shape[0]:
                 raise ExportError(f"{path}: its layers are not those of a tile classifier of its width")
             layer.weight.copy_(weight)
             if norm is None:

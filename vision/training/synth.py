@@ -971,6 +971,25 @@ def line_kernel(length: int, angle: float, value: float) -> np.ndarray:
     return kernel / max(kernel.sum(), 1e-6)
 
 
+def blur_or_shake(
+    rng: np.random.Generator,
+    image: np.ndarray,
+    share: float,
+    sigma: tuple[float, float],
+    length: tuple[int, int],
+) -> np.ndarray:
+    """``image`` blurred on one draw as a misfocused or shaken camera blurs it: half of ``share`` out of focus
+    (Gaussian, sigma drawn from ``sigma``), the other half shaken (``line_kernel``, its length drawn from
+    ``length``, high end excluded, at any angle); the rest as it was. The augmentation of both training loops
+    (``detection.spoil``, ``classification.blur``)."""
+    r = rng.random()
+    if r < share / 2:
+        return cv2.GaussianBlur(image, (0, 0), rng.uniform(*sigma))
+    if r < share:
+        return cv2.filter2D(image, -1, line_kernel(int(rng.integers(*length)), rng.uniform(0, 180), 1.0))
+    return image
+
+
 def _finish(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     """Colour balance, blur, noise and JPEG, as a phone camera adds them."""
     image = image * (rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.25)).astype(np.float32)

@@ -600,6 +600,10 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-from", str(model), "--cls-further", "600"])
     assert stop.value.code == 2 and "names classifier files it does not hold" in capsys.readouterr().err
+    (model / "b.onnx").write_bytes(b"")  # both files there (empty: ONNX of no graph): refused before the data
+    assert main([*where, "--cls-from", str(model), "--cls-further", "600"]) == 2
+    error = capsys.readouterr().err
+    assert "error: --cls-from:" in error and "a.onnx: not a tile classifier" in error and "no-data" not in error
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
     for device, message in refused:  # refused before any data is read
         assert main([*where, "--device", device]) == 2

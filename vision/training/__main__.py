@@ -302,6 +302,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    sources = []
+    if args.cls_from is not None:  # read first: a file that holds no classifier stops the run before any work
+        try:
+            sources = [classifier_from_onnx(path) for path in args.cls_files]
+        except ExportError as exc:
+            print(f"error: --cls-from: {exc}", file=sys.stderr)
+            return 2
     torch.set_num_threads(args.threads)
     gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
     native = torch.cuda.is_bf16_supported() if gpu else bf16_native()
@@ -440,11 +447,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     for number, (stage, steps, seed, draw) in enumerate(classifier_runs(args.cls_steps, cls_seed), 1):
         if args.cls_from is not None:  # the classifiers of a model, as its ONNX files hold them
             path = args.cls_files[number - 1]
-            try:
-                classifiers.append(classifier_from_onnx(path))
-            except ExportError as exc:
-                print(f"error: --cls-from: {exc}", file=sys.stderr)
-                return 2
+            classifiers.append(sources[number - 1])
             print(f"classifier {number}: taken from {path} (model {args.cls_source})")
             # the key holds the width, which a resumed run builds the network with (``_load_stage``)
             stages.append(

@@ -25,7 +25,11 @@ What is counted:
   equals the labelled one;
 - predictions that touch no labelled box at all (IoU < 0.1 with every label) are counted as
   ``unlabelled_predictions``: some photos have tiles nobody boxed. They are false positives unless
-  ``ignore_unlabelled`` is set.
+  ``ignore_unlabelled`` is set;
+- where a set also boxes the tiles its pictures show but its labels leave out (``unlabelled``: the rendered sets
+  box faces seen too obliquely, mostly hidden or cut by the picture's edge), a prediction lying on one (at least
+  ``ON_UNLABELLED`` of its area inside its box) and on no labelled tile (IoU < 0.5 with each) counts neither
+  way: it is left out and counted as ``on_unlabelled_tiles``.
 
 ``codes`` restricts the evaluation to the codes a model knows (for a peer model with fewer classes):
 labels of other codes are dropped together with any prediction on them, and images holding such labels
@@ -63,6 +67,8 @@ Detector = Callable[[np.ndarray], Detections]
 IOU_THRESHOLD = 0.5
 #: Below this IoU with every label a prediction is "unlabelled" (it lies where nobody boxed a tile).
 UNLABELLED_IOU = 0.1
+#: A prediction with at least this share of its area inside the box of a tile shown but not labelled lies on it.
+ON_UNLABELLED = 0.5
 #: Label counts of the images used for exact-hand accuracy.
 HAND_SIZES = (13, 14)
 
@@ -73,10 +79,12 @@ class LabelError(ValueError):
 
 @dataclass
 class GroundTruth:
-    """The labelled tiles of one image: boxes (N, 4) xyxy in pixels and their codes."""
+    """The labelled tiles of one image: boxes (N, 4) xyxy in pixels and their codes; ``unlabelled``: boxes (M, 4)
+    of tiles the image shows that are not labelled (a prediction on one counts neither way)."""
 
     boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     codes: list[str] = field(default_factory=list)
+    unlabelled: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
 
     @classmethod
     def from_detections(cls, labels: Detections) -> GroundTruth:
@@ -91,7 +99,8 @@ class GroundTruth:
 class ImageMatch:
     """How the predictions of one image met its labels. Indices k (predictions) and j (labels) refer to
     those kept after the ``codes`` restriction: ``pred_codes[k]`` is ``predicted.codes[pred_index[k]]``.
-    ``unlabelled``: how many kept predictions touch no labelled box (dropped when ``ignore_unlabelled``)."""
+    ``unlabelled``: how many kept predictions touch no labelled box (dropped when ``ignore_unlabelled``);
+    ``on_unlabelled``: how many predictions lay on a tile shown but not labelled (dropped)."""
 
     pred_codes: list[str]
     truth_codes: list[str]
@@ -104,6 +113,7 @@ class ImageMatch:
     unlabelled: int
     hand_checked: bool
     hand_exact: bool
+    on_unlabelled: int = 0
 
     @property
     def perfect(self) -> bool:
@@ -133,6 +143,12 @@ def match_image(
         if dropped_truth and overlap_all[i, dropped_truth].max() >= iou_threshold:
             continue
         keep_pred.append(i)
+    on_unlabelled = []
+    if len(truth.unlabelled) and keep_pred:
+        inside = share_inside(pred_boxes[keep_pred], truth.unlabelled).max(axis=1) >= ON_UNLABELLED
+        on_labels = overlap_all[keep_pred].max(axis=1, initial=0.0) >= iou_threshold
+        on_unlabelled = [i for i, drop in zip(keep_pred, inside & ~on_labels, strict=True) if drop]
+        keep_pred = [i for i in keep_pred if i not in set(on_unlabelled)]
     unlabelled_all = [i for i in keep_pred if len(truth) == 0 or overlap_all[i].max() < UNLABELLED_IOU]
     if ignore_unlabelled:
         drop = set(unlabelled_all)
@@ -185,7 +201,17 @@ def match_image(
         unlabelled=len(unlabelled_all),
         hand_checked=checked,
         hand_exact=checked and Counter(p_codes) == Counter(t_codes),
+        on_unlabelled=len(on_unlabelled),
     )
+
+
+def share_inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M): the share of the area of each box of ``a`` (N, 4, xyxy) that lies inside each box of ``b``."""
+    a, b = np.asarray(a, np.float64).reshape(-1, 4), np.asarray(b, np.float64).reshape(-1, 4)
+    w = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    h = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    area = np.maximum((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), 1e-9)
+    return w * h / area[:, None]
 
 
 @dataclass
@@ -246,6 +272,7 @@ class EvaluationReport:
     unlabelled_predictions: int
     ignore_unlabelled: bool
     images_without_labels: int = 0
+    on_unlabelled_tiles: int = 0
     unreadable: list[str] = field(default_factory=list)
     detect_ms: list[float] = field(default_factory=list)
 
@@ -290,6 +317,7 @@ class EvaluationReport:
             "confusions": [{"label": t, "predicted": p, "count": n} for t, p, n in self.confusions],
             "unlabelled_predictions": self.unlabelled_predictions,
             "ignore_unlabelled": self.ignore_unlabelled,
+            "on_unlabelled_tiles": self.on_unlabelled_tiles,
             "images_without_labels": self.images_without_labels,
             "unreadable": list(self.unreadable),
         }
@@ -326,6 +354,10 @@ class EvaluationReport:
                 else "counted as false positives (--ignore-unlabelled leaves them out)"
             )
             lines.append(f"{self.unlabelled_predictions} predictions lie where no tile is labelled: {how}")
+        if self.on_unlabelled_tiles:
+            lines.append(
+                f"{self.on_unlabelled_tiles} predictions lie on tiles shown but not labelled (--unlabelled): left out"
+            )
         if self.images_without_labels:
             lines.append(f"{self.images_without_labels} images have no label file: read as photos without tiles")
         if self.unreadable:
@@ -368,7 +400,7 @@ class Evaluation:
         self.ignore_unlabelled = ignore_unlabelled
         self._per_class: dict[str, ClassFigures] = {}
         self._confusions: Counter[tuple[str, str]] = Counter()
-        self._images = self._labels = self._predictions = self._unlabelled = 0
+        self._images = self._labels = self._predictions = self._unlabelled = self._on_unlabelled = 0
         self._hands_checked = self._hands_exact = 0
         self.images_without_labels = 0
         self.unreadable: list[str] = []
@@ -387,6 +419,7 @@ class Evaluation:
         self._labels += len(m.truth_codes)
         self._predictions += len(m.pred_codes)
         self._unlabelled += m.unlabelled
+        self._on_unlabelled += m.on_unlabelled
         for k, _ in m.matches:
             self._cls(m.pred_codes[k]).tp += 1
         for k in m.false_positives:
@@ -421,6 +454,7 @@ class Evaluation:
             unlabelled_predictions=self._unlabelled,
             ignore_unlabelled=self.ignore_unlabelled,
             images_without_labels=self.images_without_labels,
+            on_unlabelled_tiles=self._on_unlabelled,
             unreadable=list(self.unreadable),
             detect_ms=list(self.detect_ms),
         )
@@ -537,6 +571,7 @@ def evaluate_folder(
     iou_threshold: float = IOU_THRESHOLD,
     codes: Iterable[str] | None = None,
     ignore_unlabelled: bool = False,
+    unlabelled: str | Path | None = None,
     errors_dir: str | Path | None = None,
     limit: int | None = None,
     progress: bool = True,
@@ -549,12 +584,15 @@ def evaluate_folder(
     errors_dir: a folder (new or empty) that receives an annotated picture of every image with a miss or a
     false positive (see ``error_image``). limit: the first N photos only. progress: a progress bar on
     standard error. Raises LabelError for bad folders, classes or label files; a photo that cannot be read
-    is listed in the report's ``unreadable`` and skipped.
+    is listed in the report's ``unreadable`` and skipped. unlabelled: a folder of YOLO files, laid out as
+    ``labels``, boxing the tiles each photo shows but its labels leave out (a photo without one has none), as
+    ``python -m vision.training.render`` writes them.
     """
     class_map = read_classes(classes)
     images, labels = Path(images), Path(labels)
-    for folder, what in ((images, "images"), (labels, "labels")):
-        if not folder.is_dir():
+    unlabelled = Path(unlabelled) if unlabelled is not None else None
+    for folder, what in ((images, "images"), (labels, "labels"), (unlabelled, "unlabelled")):
+        if folder is not None and not folder.is_dir():
             raise LabelError(f"{what} folder {folder} does not exist")
     out_dir = _prepare_errors_dir(errors_dir) if errors_dir is not None else None
     paths = list_images(images)[:limit]
@@ -569,12 +607,15 @@ def evaluate_folder(
             continue
         relative = path.relative_to(images)
         label_path = labels / relative.with_suffix(".txt")
+        height, width = decoded.rgb.shape[:2]
         if label_path.is_file():
-            height, width = decoded.rgb.shape[:2]
             truth = read_yolo_labels(label_path, width, height, class_map)
         else:
             truth = GroundTruth()
             ev.images_without_labels += 1
+        unlabelled_path = unlabelled / relative.with_suffix(".txt") if unlabelled is not None else None
+        if unlabelled_path is not None and unlabelled_path.is_file():
+            truth.unlabelled = read_yolo_labels(unlabelled_path, width, height, class_map).boxes
         start = time.perf_counter()
         predicted = detect(decoded.rgb)
         ev.detect_ms.append((time.perf_counter() - start) * 1000.0)

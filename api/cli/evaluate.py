@@ -2,6 +2,7 @@
 
 mjscan evaluate --images valid/images --labels valid/labels --classes classes.json
 mjscan evaluate --images DIR --labels DIR --classes classes.json --errors errors/ --json
+mjscan evaluate --images set/images --labels set/labels --classes set/classes.json --unlabelled set/unlabelled
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="leave out predictions that touch no labelled box (tiles nobody labelled) instead of counting them wrong",
     )
+    p.add_argument(
+        "--unlabelled",
+        type=Path,
+        metavar="DIR",
+        help="folder of YOLO files boxing the tiles the photos show but their labels leave out (a rendered set's "
+        "unlabelled/): a prediction on one and on no labelled tile counts neither way",
+    )
     p.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by path)")
 
 
@@ -52,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
             args.labels,
             args.classes,
             ignore_unlabelled=args.ignore_unlabelled,
+            unlabelled=args.unlabelled,
             errors_dir=args.errors,
             limit=args.limit,
         )

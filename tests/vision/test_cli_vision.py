@@ -115,6 +115,8 @@ def test_evaluate_missing_model_and_bad_folders_are_one_line(tmp_path, capsys):
     assert "no tile model" in capsys.readouterr().err
     assert main(["evaluate", "--images", str(tmp_path / "no"), "--labels", str(tmp_path), "--classes", classes]) == 1
     assert capsys.readouterr().err == f"mjscan evaluate: --images {tmp_path / 'no'} is not a folder\n"
+    assert main([*args, "--unlabelled", str(tmp_path / "no")]) == 1
+    assert capsys.readouterr().err == f"mjscan evaluate: unlabelled folder {tmp_path / 'no'} does not exist\n"
 
 
 @pytest.mark.parametrize(

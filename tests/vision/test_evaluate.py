@@ -109,6 +109,50 @@ def test_predictions_where_nothing_is_labelled_are_counted_and_may_be_left_out()
     assert lenient.report().precision == 1.0 and lenient.report().unlabelled_predictions == 1
 
 
+def test_a_prediction_on_a_tile_shown_but_not_labelled_counts_neither_way():
+    labels = truth([("1m", A), ("5p", B)])
+    labels.unlabelled = np.array([[100, 0, 110, 10], [20, 0, 30, 10]], np.float32)
+    pred = dets(
+        [
+            ("1m", A, 0.9),
+            ("7z", (101, 0, 111, 10), 0.8),  # 90 % of it on the unlabelled tile: left out
+            ("3p", B, 0.7),  # on a labelled tile too (IoU 1): a confusion still
+            ("2s", (106, 0, 116, 10), 0.6),  # 40 % on it: a box on no tile
+        ]
+    )
+    m = match_image(pred, labels)
+    assert m.on_unlabelled == 1 and m.pred_index == [0, 2, 3]
+    assert len(m.matches) == 1 and len(m.confusions) == 1 and len(m.false_positives) == 2
+    ev = Evaluation()
+    ev.add(pred, labels)
+    r = ev.report()
+    assert (r.total.tp, r.total.fp, r.total.fn, r.predictions, r.on_unlabelled_tiles) == (1, 2, 1, 3, 1)
+    assert r.to_json()["on_unlabelled_tiles"] == 1
+    assert "1 predictions lie on tiles shown but not labelled (--unlabelled): left out" in r.format()
+
+
+def test_folder_evaluation_reads_the_unlabelled_tiles_beside_the_labels(tmp_path):
+    images, labels, unlabelled = (tmp_path / name for name in ("images", "labels", "unlabelled"))
+    for folder in (images, labels, unlabelled):
+        folder.mkdir()
+    Image.new("RGB", (100, 100), "green").save(images / "a.png")
+    Image.new("RGB", (100, 100), "green").save(images / "b.png")
+    (labels / "a.txt").write_text("0 0.1 0.1 0.1 0.1\n")
+    (labels / "b.txt").write_text("0 0.1 0.1 0.1 0.1\n")
+    (unlabelled / "a.txt").write_text("1 0.5 0.5 0.1 0.1\n")  # b has none
+
+    def detect(rgb: np.ndarray) -> Detections:
+        return dets([("1m", (5, 5, 15, 15), 0.9), ("2m", (45, 45, 55, 55), 0.8)])
+
+    classes = {"0": "1m", "1": "2m"}
+    plain = evaluate_folder(detect, images, labels, classes, progress=False)
+    kind = evaluate_folder(detect, images, labels, classes, unlabelled=unlabelled, progress=False)
+    assert (plain.total.fp, plain.on_unlabelled_tiles) == (2, 0)
+    assert (kind.total.tp, kind.total.fp, kind.on_unlabelled_tiles) == (2, 1, 1)
+    with pytest.raises(LabelError, match="unlabelled folder .* does not exist"):
+        evaluate_folder(detect, images, labels, classes, unlabelled=tmp_path / "none", progress=False)
+
+
 def test_codes_restrict_to_the_classes_a_model_knows():
     labels = truth([("1m", A), ("3f", B)])
     pred = dets([("1m", A, 0.9), ("2m", B, 0.8)])  # the peer cannot know 3f: its guess there is not counted

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.training import synth
+from vision.training import render, synth
 from vision.training.data import (
     ART_CODES,
     ArtSet,
@@ -27,7 +27,7 @@ from vision.training.data import (
     parse_yolo_line,
     read_classes,
 )
-from vision.types import CLASS_INDEX, CLASSES
+from vision.types import CLASS_INDEX, CLASSES, box_iou
 
 
 def _face(code: str) -> np.ndarray:
@@ -343,6 +343,45 @@ def test_a_standing_row_seen_from_behind_shows_its_backs(
     scene = renderer.render(np.random.default_rng(4), "art", "hand")
     assert len(scene.class_ids) >= 3
     assert {CLASSES[c] for c in scene.class_ids} == {expected}
+
+
+def _standing_and_flat_rows(rng, pool, tile_set, size):
+    """Five standing tiles 3m, faces towards azimuth 0, and beside them five flat tiles 7z."""
+    w, _ = size
+    flat = [synth._tile(rng, pool, tile_set, CLASS_INDEX["7z"], (6 + k * (w + 0.02), 0.0), 0.0) for k in range(5)]
+    return _standing_row(rng, pool, tile_set, size) + flat
+
+
+def test_faces_seen_too_obliquely_to_label_are_boxed_as_unlabelled(
+    pool: synth.FacePool, monkeypatch: pytest.MonkeyPatch
+):
+    """Seen from 11 degrees above the table, flat faces are drawn but too foreshortened to label: the scene boxes
+    them apart (``unlabelled_boxes``), for an evaluation that counts a reading of them neither right nor wrong."""
+    monkeypatch.setattr(synth, "_hand_layout", _standing_and_flat_rows)
+    renderer = synth.SceneRenderer(pool, size=256)
+    monkeypatch.setattr(renderer, "_view", lambda rng, standing: (0.2, 0.0))
+    scene = renderer.render(np.random.default_rng(4), "art", "hand")
+    assert {CLASSES[c] for c in scene.class_ids} == {"3m"}
+    assert [CLASSES[c] for c in scene.unlabelled_class_ids] == ["7z"] * 5
+    boxes = scene.unlabelled_boxes
+    assert np.all(boxes >= 0) and np.all(boxes <= 256) and np.all(boxes[:, 2:] - boxes[:, :2] >= 2)
+    assert box_iou(boxes, scene.boxes).max() < 0.1
+
+
+def test_the_test_set_command_writes_the_unlabelled_faces_beside_the_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    small = small_pool()
+    monkeypatch.setattr(render, "load_art", lambda data: small.art)
+    monkeypatch.setattr(render, "load_crops", lambda folder: [])
+    monkeypatch.setattr(synth, "_hand_layout", _standing_and_flat_rows)
+    monkeypatch.setattr(synth.SceneRenderer, "_view", lambda self, rng, standing: (0.2, 0.0))
+    out = tmp_path / "set"
+    assert render.main(["--data", str(tmp_path), "--out", str(out), "--count", "2", "--layout", "hand"]) == 0
+    for name in ("00000.txt", "00001.txt"):
+        labelled = [line.split()[0] for line in (out / "labels" / name).read_text().splitlines()]
+        unlabelled = [line.split()[0] for line in (out / "unlabelled" / name).read_text().splitlines()]
+        assert labelled == [str(CLASS_INDEX["3m"])] * 5 and unlabelled == [str(CLASS_INDEX["7z"])] * 5
 
 
 def test_a_sets_back_never_looks_like_its_face():

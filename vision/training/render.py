@@ -2,12 +2,14 @@
 
 Writes ``DIR/images/NNNNN.jpg``, ``DIR/labels/NNNNN.txt`` (``class x y w h``, normalised) and
 ``DIR/classes.json`` (class index -> tile code, the 46 classes of the model), the layout ``mjscan evaluate``
-reads, and for each picture of a hand ``DIR/hands/NNNNN.json``, the hand it shows (``synth.scene_hand``),
-which ``scripts/eval_hands.py`` compares with the hand read. ``--faces art`` (the default) prints riichi-style
-faces only; ``hk`` and ``mixed`` add real Hong Kong faces; ``printed`` prints each set anew from the fonts under
-``--fonts`` (``vision/training/faces.py``). Use a seed that training never used (training draws its scenes
-from ``--seed`` of ``python -m vision.training``, default 1, through numpy's SeedSequence; the default here is
-20260601).
+reads; for each picture of a hand ``DIR/hands/NNNNN.json``, the hand it shows (``synth.scene_hand``), which
+``scripts/eval_hands.py`` compares with the hand read; and for each picture showing faces or backs its labels
+leave out (seen too obliquely, mostly hidden, cut by the picture's edge: ``Scene.unlabelled_boxes``)
+``DIR/unlabelled/NNNNN.txt``, their boxes as YOLO lines, which ``mjscan evaluate --unlabelled`` reads.
+``--faces art`` (the default) prints riichi-style faces only; ``hk`` and ``mixed`` add real Hong Kong faces;
+``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``). Use a seed
+that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``, default
+1, through numpy's SeedSequence; the default here is 20260601).
 """
 
 from __future__ import annotations
@@ -58,16 +60,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def write_yolo(out: Path, index: int, image: np.ndarray, boxes: np.ndarray, class_ids: np.ndarray) -> None:
     """One picture and its label file."""
-    h, w = image.shape[:2]
     name = f"{index:05d}"
     cv2.imwrite(
         str(out / "images" / f"{name}.jpg"), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92]
     )
+    write_boxes(out / "labels" / f"{name}.txt", image.shape[:2], boxes, class_ids)
+
+
+def write_boxes(path: Path, size: tuple[int, int], boxes: np.ndarray, class_ids: np.ndarray) -> None:
+    """Boxes (xyxy, pixels of a picture of ``size``, height and width) as a YOLO label file."""
+    h, w = size
     lines = []
     for (x1, y1, x2, y2), cls in zip(boxes, class_ids, strict=True):
         cx, cy, bw, bh = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h
         lines.append(f"{int(cls)} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
-    (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    path.write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         if scene.hand is not None:
             (args.out / "hands").mkdir(exist_ok=True)
             (args.out / "hands" / f"{index:05d}.json").write_text(json.dumps(scene.hand) + "\n")
+        if len(scene.unlabelled_boxes):
+            (args.out / "unlabelled").mkdir(exist_ok=True)
+            path = args.out / "unlabelled" / f"{index:05d}.txt"
+            write_boxes(path, scene.image.shape[:2], scene.unlabelled_boxes, scene.unlabelled_class_ids)
         tiles += len(scene.boxes)
     print(f"wrote {args.count} pictures with {tiles} tiles to {args.out}")
     return 0

@@ -50,6 +50,9 @@ RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
 DARK_FACES = 0.12
 #: Faces with no print a recolouring could erase (white dragon of the art is an empty face).
 MIN_VISIBLE_FRACTION = 0.55
+#: A face or back drawn but left unlabelled (``Scene.unlabelled_boxes``) of which the picture shows at least this
+#: many pixels: a model reading it is neither right nor wrong.
+UNLABELLED_MIN_PIXELS = 30
 #: The least distance (RGB) between a set's face colour and the mean colour of its back: with the dark art set's
 #: back (the same black as its face) on a dark-faced set, a face-down tile and a blank white dragon were the
 #: same picture.
@@ -70,6 +73,10 @@ class Scene:
     orientation: np.ndarray
     #: the hand the layout shows (``scene_hand``), for hand layouts; None for the others
     hand: dict | None = None
+    #: boxes (xyxy) and classes of the faces and backs the picture shows but its labels leave out: seen too
+    #: obliquely, mostly hidden, or cut by the picture's edge (``UNLABELLED_MIN_PIXELS`` of them seen at least)
+    unlabelled_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    unlabelled_class_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 @dataclass
@@ -719,6 +726,7 @@ class SceneRenderer:
         face_area = np.zeros(len(tiles))
         order = np.argsort([-camera.depth(np.array([[*t.center, 0.0]]))[0] for t in tiles])
         face_quads: dict[int, np.ndarray] = {}
+        drawn: dict[int, tuple[np.ndarray, bool]] = {}  # every face or back drawn, labelled or not
         shows_back = np.zeros(len(tiles), bool)
         for index in order:
             tile = tiles[index]
@@ -742,6 +750,8 @@ class SceneRenderer:
                 label_kind = (kind == "face" and tile.face is not None) or kind == "back"
                 tag = index * 2 + 1 if label_kind else index * 2
                 area = _draw_quad(image, ids, texture, mask, pts, shade, tag)
+                if label_kind:
+                    drawn[index] = (pts, kind == "back")
                 if label_kind and facing > 0.3:
                     face_area[index] = area
                     face_quads[index] = pts
@@ -765,12 +775,21 @@ class SceneRenderer:
             orient.append(_orientation(pts) if shows_back[index] or tile.face.oriented else -1)
         if not boxes:
             return None
+        unlabelled, unlabelled_ids = [], []
+        for index, (pts, back) in drawn.items():
+            x1, y1 = np.clip(pts.min(0), 0, S)
+            x2, y2 = np.clip(pts.max(0), 0, S)
+            if index not in shown and visible[index] >= UNLABELLED_MIN_PIXELS and min(x2 - x1, y2 - y1) >= 2:
+                unlabelled.append([x1, y1, x2, y2])
+                unlabelled_ids.append(BACK_ID if back else tiles[index].class_id)
         return Scene(
             image,
             np.array(boxes, np.float32),
             np.array(classes, np.int64),
             np.array(orient, np.int64),
             scene_hand(tiles, shown),
+            np.array(unlabelled, np.float32).reshape(-1, 4),
+            np.array(unlabelled_ids, np.int64),
         )
 
     @staticmethod

@@ -3,7 +3,8 @@ a warm lamp, with a lamp's glare or a shadow across the tiles, squeezed hard by 
 camera.
 
     python scripts/eval_robustness.py --images DIR/images --labels DIR/labels --classes DIR/classes.json \\
-        [--model-dir M] [--ignore-unlabelled] [--only defocus,dim] [--limit N] [--json] [--sheet sheet.jpg]
+        [--model-dir M] [--ignore-unlabelled] [--unlabelled DIR/unlabelled] [--only defocus,dim] [--limit N] \\
+        [--json] [--sheet sheet.jpg]
 
 Every photo is decoded as ``mjscan evaluate`` decodes it, then spoilt each way of ``DEGRADATIONS`` in turn
 (fixed strengths, relative to the photo's long side where a size matters; the noise is drawn from the photo's
@@ -42,6 +43,7 @@ from vision.evaluate import (
     list_images,
     match_image,
     read_classes,
+    read_unlabelled,
     read_yolo_labels,
 )
 from vision.io import ImageError, decode_image
@@ -153,7 +155,8 @@ def _scaled(truth: GroundTruth, before: tuple[int, ...], after: tuple[int, ...])
     if before[:2] == after[:2]:
         return truth
     fy, fx = after[0] / before[0], after[1] / before[1]
-    return GroundTruth(truth.boxes * np.array([fx, fy, fx, fy], np.float32), truth.codes)
+    factor = np.array([fx, fy, fx, fy], np.float32)
+    return replace(truth, boxes=truth.boxes * factor, unlabelled=truth.unlabelled * factor)
 
 
 def _badness(m: ImageMatch) -> int:
@@ -164,10 +167,15 @@ def _photos(images: Path, labels: Path) -> list[Path]:
     return [p for p in list_images(images) if (labels / p.relative_to(images).with_suffix(".txt")).is_file()]
 
 
-def _read(path: Path, images: Path, labels: Path, class_map: dict[int, str]) -> tuple[np.ndarray, GroundTruth]:
+def _read(
+    path: Path, images: Path, labels: Path, class_map: dict[int, str], unlabelled: Path | None = None
+) -> tuple[np.ndarray, GroundTruth]:
     relative = path.relative_to(images)
     rgb = decode_image(path, reduce_to=DECODE_SIDE).rgb
-    return rgb, read_yolo_labels(labels / relative.with_suffix(".txt"), rgb.shape[1], rgb.shape[0], class_map)
+    height, width = rgb.shape[:2]
+    truth = read_yolo_labels(labels / relative.with_suffix(".txt"), width, height, class_map)
+    truth.unlabelled = read_unlabelled(unlabelled, relative, width, height, class_map)
+    return rgb, truth
 
 
 def spoilt(name: str, relative: str, rgb: np.ndarray, truth: GroundTruth) -> tuple[np.ndarray, GroundTruth]:
@@ -185,10 +193,13 @@ def evaluate_robustness(
     *,
     names: list[str],
     ignore_unlabelled: bool = False,
+    unlabelled: Path | None = None,
     limit: int | None = None,
     progress: bool = True,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, int]]]:
-    """Read every labelled photo of ``images`` spoilt each way of ``names`` and score the readings.
+    """Read every labelled photo of ``images`` spoilt each way of ``names`` and score the readings (a reading on
+    a tile boxed in ``unlabelled``, shown but not labelled, counting neither way, as ``mjscan evaluate
+    --unlabelled`` counts it).
 
     Returns the figures by way (``vision.evaluate.EvaluationReport.to_json()`` without the classes, plus
     ``wrong_codes`` and ``missed``: labelled tiles found with another code, and not found) and, by photo (its
@@ -206,7 +217,7 @@ def evaluate_robustness(
     for path in tqdm(paths, desc="robustness", unit="photo", disable=not progress):
         relative = str(path.relative_to(images))
         try:
-            rgb, truth = _read(path, images, labels, class_map)
+            rgb, truth = _read(path, images, labels, class_map, unlabelled)
         except ImageError as exc:
             print(f"skipped {relative}: {exc.message}", file=sys.stderr)
             continue
@@ -249,13 +260,15 @@ def sheet(
     names: list[str],
     *,
     ignore_unlabelled: bool = False,
+    unlabelled: Path | None = None,
     cell: int = 480,
 ) -> np.ndarray:
     """The photo ``path`` spoilt each way of ``names``, each picture with its errors drawn
-    (``vision.evaluate.error_image``; scored as ``evaluate_robustness`` scores, ``ignore_unlabelled`` alike)
+    (``vision.evaluate.error_image``; scored as ``evaluate_robustness`` scores, ``ignore_unlabelled`` and
+    ``unlabelled`` alike)
     under its name, in a grid four wide."""
     relative = str(path.relative_to(images))
-    rgb, truth = _read(path, images, labels, read_classes(classes))
+    rgb, truth = _read(path, images, labels, read_classes(classes), unlabelled)
     font = ImageFont.load_default(20)
     cells = []
     for name in names:
@@ -302,6 +315,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-dir", type=Path, default=None, help="model folder (default: the bundled model)")
     parser.add_argument("--ignore-unlabelled", action="store_true", help="leave out predictions on unboxed tiles")
     parser.add_argument(
+        "--unlabelled",
+        type=Path,
+        default=None,
+        help="folder of YOLO files boxing the tiles the photos show but their labels leave out (a rendered set's "
+        "unlabelled/): a reading on one counts neither way",
+    )
+    parser.add_argument(
         "--only", default=None, help="comma-separated ways (default every one): " + ", ".join(DEGRADATIONS)
     )
     parser.add_argument("--limit", type=int, default=None, help="the first N labelled photos only")
@@ -323,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.sheet is not None and args.sheet.exists():
         print(f"error: {args.sheet} exists; give a new file so nothing is overwritten", file=sys.stderr)
         return 2
+    if args.unlabelled is not None and not args.unlabelled.is_dir():
+        print(f"error: --unlabelled {args.unlabelled} is not a folder", file=sys.stderr)
+        return 2
     if args.limit is not None and args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
@@ -338,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             args.classes,
             names=names,
             ignore_unlabelled=args.ignore_unlabelled,
+            unlabelled=args.unlabelled,
             limit=args.limit,
         )
         if args.sheet is not None:
@@ -350,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.classes,
                 names,
                 ignore_unlabelled=args.ignore_unlabelled,
+                unlabelled=args.unlabelled,
             )
             args.sheet.write_bytes(to_jpeg(picture))
             print(f"sheet of {photo}: {args.sheet}", file=sys.stderr)

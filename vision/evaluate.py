@@ -528,6 +528,18 @@ def read_yolo_labels(path: str | Path, width: int, height: int, classes: Mapping
     return GroundTruth(np.asarray(boxes, np.float32).reshape(-1, 4), codes)
 
 
+def read_unlabelled(
+    folder: Path | None, relative: Path, width: int, height: int, classes: Mapping[int, str]
+) -> np.ndarray:
+    """The boxes (M, 4, pixels of a width x height image) of the tiles the photo ``relative`` (its path under the
+    images folder) shows but its labels leave out: the YOLO file of the same path in ``folder``. None where
+    ``folder`` is None or holds no such file. Raises LabelError."""
+    path = folder / relative.with_suffix(".txt") if folder is not None else None
+    if path is None or not path.is_file():
+        return np.zeros((0, 4), np.float32)
+    return read_yolo_labels(path, width, height, classes).boxes
+
+
 #: The parts of a hand ``compare_hands`` checks, in the order reported.
 HAND_PARTS = ("concealed", "melds", "win_tile", "flowers")
 
@@ -613,9 +625,7 @@ def evaluate_folder(
         else:
             truth = GroundTruth()
             ev.images_without_labels += 1
-        unlabelled_path = unlabelled / relative.with_suffix(".txt") if unlabelled is not None else None
-        if unlabelled_path is not None and unlabelled_path.is_file():
-            truth.unlabelled = read_yolo_labels(unlabelled_path, width, height, class_map).boxes
+        truth.unlabelled = read_unlabelled(unlabelled, relative, width, height, class_map)
         start = time.perf_counter()
         predicted = detect(decoded.rgb)
         ev.detect_ms.append((time.perf_counter() - start) * 1000.0)

@@ -82,6 +82,31 @@ def test_labels_follow_a_picture_made_smaller():
     assert eval_robustness._scaled(truth, (100, 200, 3), (100, 200, 3)) is truth
 
 
+def test_a_tile_shown_but_not_labelled_counts_neither_way_and_follows_a_smaller_picture(tmp_path):
+    """row-flower with one tile's label moved to ``unlabelled/``: its reading counts neither way, in the photo as
+    taken and in the one made smaller, as ``mjscan evaluate --unlabelled`` counts it."""
+    images, labels, unlabelled = (tmp_path / name for name in ("images", "labels", "unlabelled"))
+    for folder in (images, labels, unlabelled):
+        folder.mkdir()
+    (images / "row-flower.jpg").write_bytes((SAMPLE / "images" / "row-flower.jpg").read_bytes())
+    first, *rest = (SAMPLE / "labels" / "row-flower.txt").read_text().splitlines()
+    (labels / "row-flower.txt").write_text("\n".join(rest) + "\n")
+    (unlabelled / "row-flower.txt").write_text(first + "\n")
+    model = TileModel()
+    args = (model, images, labels, SAMPLE / "classes.json")
+    plain, _ = eval_robustness.evaluate_robustness(*args, names=["as taken", "low-res"], progress=False)
+    kind, _ = eval_robustness.evaluate_robustness(
+        *args, names=["as taken", "low-res"], unlabelled=unlabelled, progress=False
+    )
+    report = evaluate_folder(
+        model.detect, images, labels, SAMPLE / "classes.json", unlabelled=unlabelled, progress=False
+    )
+    assert kind["as taken"]["f1"] == round(report.f1, 4) and kind["as taken"]["on_unlabelled_tiles"] == 1
+    for way in ("as taken", "low-res"):
+        assert plain[way]["on_unlabelled_tiles"] == 0 and kind[way]["on_unlabelled_tiles"] == 1, way
+        assert kind[way]["fp"] == plain[way]["fp"] - 1 and kind[way]["tp"] == plain[way]["tp"], way
+
+
 def test_the_photos_as_taken_score_as_mjscan_evaluate_scores_them():
     model = TileModel()
     figures, errors = eval_robustness.evaluate_robustness(
@@ -132,6 +157,8 @@ def test_bad_requests_are_refused_clearly(tmp_path, capsys):
     assert "no labelled photos" in capsys.readouterr().err
     assert eval_robustness.main([*ARGS, "--sheet", str(tmp_path / "s.jpg"), "--sheet-photo", "nope.jpg"]) == 2
     assert "nope.jpg" in capsys.readouterr().err
+    assert eval_robustness.main([*ARGS, "--unlabelled", str(tmp_path / "none")]) == 2
+    assert f"--unlabelled {tmp_path / 'none'} is not a folder" in capsys.readouterr().err
 
 
 def test_the_sheet_shows_a_photo_read_right_as_taken_that_the_ways_spoil_most():

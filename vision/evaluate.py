@@ -147,8 +147,9 @@ def match_image(
     if len(truth.unlabelled) and keep_pred:
         inside = share_inside(pred_boxes[keep_pred], truth.unlabelled).max(axis=1) >= ON_UNLABELLED
         on_labels = overlap_all[keep_pred].max(axis=1, initial=0.0) >= iou_threshold
-        on_unlabelled = [i for i, drop in zip(keep_pred, inside & ~on_labels, strict=True) if drop]
-        keep_pred = [i for i in keep_pred if i not in set(on_unlabelled)]
+        drop = inside & ~on_labels
+        on_unlabelled = [i for i, off in zip(keep_pred, drop, strict=True) if off]
+        keep_pred = [i for i, off in zip(keep_pred, drop, strict=True) if not off]
     unlabelled_all = [i for i in keep_pred if len(truth) == 0 or overlap_all[i].max() < UNLABELLED_IOU]
     if ignore_unlabelled:
         drop = set(unlabelled_all)
@@ -532,7 +533,7 @@ def read_unlabelled(
     folder: Path | None, relative: Path, width: int, height: int, classes: Mapping[int, str]
 ) -> np.ndarray:
     """The boxes (M, 4, pixels of a width x height image) of the tiles the photo ``relative`` (its path under the
-    images folder) shows but its labels leave out: the YOLO file of the same path in ``folder``. None where
+    images folder) shows but its labels leave out: the YOLO file of the same path in ``folder``; none (0, 4) where
     ``folder`` is None or holds no such file. Raises LabelError."""
     path = folder / relative.with_suffix(".txt") if folder is not None else None
     if path is None or not path.is_file():

@@ -147,9 +147,9 @@ def match_image(
     if len(truth.unlabelled) and keep_pred:
         inside = share_inside(pred_boxes[keep_pred], truth.unlabelled).max(axis=1) >= ON_UNLABELLED
         on_labels = overlap_all[keep_pred].max(axis=1, initial=0.0) >= iou_threshold
-        drop = inside & ~on_labels
-        on_unlabelled = [i for i, off in zip(keep_pred, drop, strict=True) if off]
-        keep_pred = [i for i, off in zip(keep_pred, drop, strict=True) if not off]
+        left_out = inside & ~on_labels
+        on_unlabelled = [i for i, off in zip(keep_pred, left_out, strict=True) if off]
+        keep_pred = [i for i, off in zip(keep_pred, left_out, strict=True) if not off]
     unlabelled_all = [i for i in keep_pred if len(truth) == 0 or overlap_all[i].max() < UNLABELLED_IOU]
     if ignore_unlabelled:
         drop = set(unlabelled_all)

@@ -59,7 +59,7 @@ from tqdm import tqdm
 from vision.annotate import GREEN, ORANGE, RED, Box, draw_boxes, to_jpeg
 from vision.io import IMAGE_SUFFIXES, ImageError, decode_image
 from vision.recognize import DECODE_SIDE
-from vision.types import CLASS_INDEX, CLASSES, Detections, box_iou
+from vision.types import CLASS_INDEX, CLASSES, Detections, box_intersection, box_iou
 
 Detector = Callable[[np.ndarray], Detections]
 
@@ -208,11 +208,9 @@ def match_image(
 
 def share_inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M): the share of the area of each box of ``a`` (N, 4, xyxy) that lies inside each box of ``b``."""
-    a, b = np.asarray(a, np.float64).reshape(-1, 4), np.asarray(b, np.float64).reshape(-1, 4)
-    w = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-    h = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    a = np.asarray(a, np.float64).reshape(-1, 4)
     area = np.maximum((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), 1e-9)
-    return w * h / area[:, None]
+    return box_intersection(a, b) / area[:, None]
 
 
 @dataclass

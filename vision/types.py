@@ -92,14 +92,21 @@ class Detections:
         )
 
 
+def box_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area shared by every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy: an (N, M) array."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    return np.prod(np.clip(rb - lt, 0, None), axis=2)
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Intersection over union of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy: an (N, M)
     array (0 where both boxes are empty)."""
     a = np.asarray(a, np.float64).reshape(-1, 4)
     b = np.asarray(b, np.float64).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    inter = box_intersection(a, b)
     area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
     area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
     union = area_a[:, None] + area_b[None, :] - inter

@@ -62,12 +62,36 @@ def _same_weights(a, b) -> bool:
 
 def test_heatmap_peaks_at_the_box_centre_and_regresses_the_box():
     box = np.array([[40, 64, 88, 128]], np.float32)
-    heat, target, weight = make_targets(box, 192)
-    assert heat.shape == (1, 24, 24)
+    heat, target, weight, counted = make_targets(box, 192)
+    assert heat.shape == (1, 24, 24) and counted.shape == (24, 24) and counted.all()
     i, j = np.unravel_index(np.argmax(heat[0]), heat[0].shape)
     assert heat[0, i, j] == 1.0 and (i, j) == (12, 8)
     assert np.allclose(target[:, i, j], box[0]) and weight[i, j] > 0
     assert weight[0, 0] == 0
+
+
+def test_a_tile_shown_unlabelled_is_learnt_neither_as_tile_nor_as_table():
+    import torch
+
+    from vision.training.detection import focal_loss
+
+    box = np.array([[40, 64, 88, 128]], np.float32)
+    shown = np.array([[120, 40, 168, 104]], np.float32)  # centre cell (row 9, column 18)
+    heat, target, weight, counted = make_targets(box, 192, ignored=shown)
+    plain = make_targets(box, 192)
+    for got, want in zip((heat, target, weight), plain, strict=False):  # the labelled tile's targets as they were
+        assert np.array_equal(got, want)
+    # every cell of its box (columns 15 to 20, rows 5 to 12), no other
+    assert (counted == 0).sum() == 48 and not counted[5:13, 15:21].any()
+    # a box too small to hold a cell's centre still has its centre's cell ignored
+    assert make_targets(box, 192, ignored=np.array([[3, 3, 5, 5]], np.float32))[3][0, 0] == 0
+    # a peak read on it costs nothing where it is ignored, and costs where it is learnt as table
+    low = torch.full((1, 1, 24, 24), -6.0)
+    peak = low.clone()
+    peak[0, 0, 9, 18] = 4.0
+    heat_t, counted_t = torch.from_numpy(heat[None]), torch.from_numpy(counted[None])
+    assert focal_loss(peak, heat_t, counted_t) == focal_loss(low, heat_t, counted_t)
+    assert focal_loss(peak, heat_t) > focal_loss(low, heat_t) + 1
 
 
 def test_training_window_keeps_boxes_on_their_tiles():
@@ -77,11 +101,33 @@ def test_training_window_keeps_boxes_on_their_tiles():
     picture = Picture(encode(image), box)
     rng = np.random.default_rng(0)
     for _ in range(10):
-        window, boxes = sample_window(rng, picture, 256)
+        window, boxes, _ = sample_window(rng, picture, 256)
         for x1, y1, x2, y2 in boxes.astype(int):
             inner = window[y1 + 3 : y2 - 3, x1 + 3 : x2 - 3]
             if inner.size:
                 assert inner.mean() > 100  # the box still covers the white tile after scale, turn and flip
+
+
+def test_a_training_window_carries_the_tiles_shown_unlabelled_or_cut_off_apart_and_draws_as_before():
+    image = np.zeros((400, 400, 3), np.uint8)
+    image[150:230, 100:160] = 255  # the labelled tile
+    image[100:180, 250:300] = 255  # a face shown but not labelled
+    plain = Picture(encode(image), np.array([[100, 150, 160, 230]], np.float32))
+    shown = Picture(plain.jpeg, plain.boxes, np.array([[250, 100, 300, 180]], np.float32))
+    cut_off = found_shown = 0
+    for seed in range(40):
+        window, boxes, ignored = sample_window(np.random.default_rng(seed), shown, 160)
+        before, before_boxes, cut = sample_window(np.random.default_rng(seed), plain, 160)
+        # the same draws: the same window and labelled boxes as without the unlabelled face (never labelled)
+        assert np.array_equal(window, before) and np.array_equal(boxes, before_boxes)
+        # the labelled tile where the window cuts it mostly off, then the unlabelled face where the window shows it
+        assert len(cut) <= 1 and np.array_equal(ignored[: len(cut)], cut) and len(ignored) <= len(cut) + 1
+        cut_off += len(cut)
+        found_shown += len(ignored) - len(cut)
+        for x1, y1, x2, y2 in ignored:
+            middle = window[int((y1 + y2) / 2), int((x1 + x2) / 2)]
+            assert middle.mean() > 100  # on a white tile, not on the black table
+    assert cut_off and found_shown
 
 
 def test_a_spoilt_window_is_blurred_shaken_noised_or_squeezed_as_its_draws_say():
@@ -101,10 +147,10 @@ def test_a_spoilt_window_is_blurred_shaken_noised_or_squeezed_as_its_draws_say()
     assert np.mean([cv2.Laplacian(s, cv2.CV_64F).var() < 0.5 * sharp for s in spoilt]) > 0.3
 
 
-def test_spoilt_batches_keep_their_targets_and_go_with_the_stage_keys_asked_for(pool: synth.FacePool):
+def test_spoilt_or_ignoring_batches_keep_their_targets_and_go_with_the_stage_keys_asked_for(pool: synth.FacePool):
     import torch
 
-    from vision.training.__main__ import spoil_key
+    from vision.training.__main__ import stage_key
     from vision.training.detection import make_batch
 
     pictures = _pictures(pool, 2, seed=3)
@@ -115,10 +161,18 @@ def test_spoilt_batches_keep_their_targets_and_go_with_the_stage_keys_asked_for(
     # the first window is drawn before any spoiling: the same window and targets, its picture spoilt or not
     assert torch.equal(plain[1][0], spoilt[1][0]) and torch.equal(plain[2][0], spoilt[2][0])
     assert not torch.equal(plain[0], spoilt[0])
-    # --det-spoil-from: the stages from it on carry it in their keys; runs without it keep their keys
-    assert [spoil_key(None, stage) for stage in range(3)] == [{}, {}, {}]
-    assert [spoil_key(2, stage) for stage in range(4)] == [{}, {}, {"spoilt_from": 2}, {"spoilt_from": 2}]
-    assert [spoil_key(0, stage) for stage in range(2)] == [{"spoilt_from": 0}] * 2
+    # ignoring the tiles shown unlabelled: the same windows and targets, fewer cells learnt as table
+    shown = [Picture(p.jpeg, p.boxes, p.boxes[:1] + 4) for p in pictures]  # (a face placed beside the first tile)
+    counted = make_batch(np.random.default_rng([5, 0]), shown[:1], shown[1:], 6, 96, 0.5)
+    ignoring = make_batch(np.random.default_rng([5, 0]), shown[:1], shown[1:], 6, 96, 0.5, ignore=True)
+    assert all(torch.equal(a, b) for a, b in zip(counted[:4], ignoring[:4], strict=True))
+    assert torch.all(counted[4] == 1) and torch.all(plain[4] == 1) and ignoring[4].sum() < counted[4].sum()
+    # --det-spoil-from, --det-ignore-from: the stages from it on carry it in their keys; runs without it keep theirs
+    assert [stage_key("spoilt_from", None, stage) for stage in range(3)] == [{}, {}, {}]
+    assert [stage_key("spoilt_from", 2, stage) for stage in range(4)] == [{}, {}, {"spoilt_from": 2}] + [
+        {"spoilt_from": 2}
+    ]
+    assert [stage_key("ignored_from", 0, stage) for stage in range(2)] == [{"ignored_from": 0}] * 2
 
 
 def test_augmented_crop_turns_with_its_orientation_label():
@@ -258,9 +312,19 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
     alone = [model._session(tmp_path / name).run(None, {"crops": crops[:4]})[0] for name in files]
     assert not np.allclose(alone[0], alone[1])
     np.testing.assert_allclose(model._classify_crops(crops[:4])[0], (alone[0] + alone[1]) / 2, atol=1e-6)
+    # the classifiers taken from it and not trained on are copied as they are, with the figures of their export
+    kept = tmp_path / "kept"
+    again = export_models(
+        detector, classifiers, kept, 256, settings, samples, {"version": "k"}, crops, kept_from=tmp_path
+    )
+    assert all((kept / name).read_bytes() == (tmp_path / name).read_bytes() for name in files)
+    assert again["export"]["classifier_int8"] == int8 and again["classifier"]["files"] == files
+    with pytest.raises(ExportError, match="holds 2 classifiers, not 1"):
+        export_models(detector, classifiers[:1], kept, 256, settings, samples, {}, crops, kept_from=tmp_path)
     # a model of one classifier exported over it leaves no file of the second behind
     export_models(detector, classifiers[:1], tmp_path, 256, settings, samples, {"version": "one"}, crops, 0)
     assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "kept",
         "model.json",
         "tile_classifier.onnx",
         "tile_detector.onnx",
@@ -544,6 +608,57 @@ def test_a_classifier_comes_back_from_its_onnx_file_float_or_8_bit_and_trains_on
         classifier_from_onnx(tmp_path / "junk.onnx")
 
 
+def test_a_detector_comes_back_from_its_onnx_file_folded_and_trains_on(pool: synth.FacePool, tmp_path: Path):
+    import onnxruntime as ort
+    import torch
+
+    from vision.training.classification import NUM_OUTPUTS
+    from vision.training.detection import train_detector
+    from vision.training.export import ExportError, _export, detector_from_onnx
+    from vision.training.nets import ClassifierExport, DetectorExport, TileClassifier, TileDetector
+
+    torch.manual_seed(0)
+    net = TileDetector(8)
+    for module in net.modules():  # norms with statistics of their own, as training leaves them
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-1, 1)
+            module.running_var.uniform_(0.5, 2)
+            module.bias.data.uniform_(-0.5, 0.5)
+    path = tmp_path / "detector.onnx"
+    names = {"input": "image", "outputs": ["heat", "sides"], "dynamic": {"image": {2: "h", 3: "w"}}}
+    _export(DetectorExport(net).eval(), torch.zeros(1, 3, 64, 64), path, names)
+    back = detector_from_onnx(path)
+    assert back.stem[0][0].out_channels == 8 and not back.training  # its width read from the file
+    x = np.random.default_rng(0).uniform(0, 255, (1, 3, 96, 128)).astype(np.float32)
+    expected = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"image": x})
+    with torch.no_grad():
+        got = [out.numpy() for out in DetectorExport(back)(torch.from_numpy(x))]
+    for want, have in zip(expected, got, strict=True):
+        np.testing.assert_allclose(have, want, rtol=1e-4, atol=1e-5)
+    norms = [m for m in back.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+    # trained on from the file, its norms stay frozen and its weights move
+    torch.set_num_threads(1)
+    weights = back.stem[0][0].weight.clone()
+    pictures = _pictures(pool, 2, seed=3)
+    trained = train_detector(pictures, pictures, steps=2, seed=1, batch=2, crop=96, start=back, ignore=True)
+    assert trained is back and not torch.equal(trained.stem[0][0].weight, weights)
+    assert all(torch.all(m.running_mean == 0) and torch.all(m.running_var == 1) for m in norms)
+    # files that hold no detector
+    classifier = tmp_path / "classifier.onnx"
+    _export(
+        ClassifierExport(TileClassifier(NUM_OUTPUTS, 8)).eval(),
+        torch.zeros(2, 3, 64, 64),
+        classifier,
+        {"input": "crops", "outputs": ["classes", "orientation"], "dynamic": {}},
+    )
+    with pytest.raises(ExportError, match="not a tile detector"):
+        detector_from_onnx(classifier)
+    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+    with pytest.raises(ExportError, match="not an ONNX file"):
+        detector_from_onnx(tmp_path / "junk.onnx")
+
+
 def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thin_or_empty_classifiers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
@@ -582,11 +697,24 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-further", "-4"])
     assert stop.value.code == 2 and "--cls-further -4: give 0 (none) or more" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
+    with pytest.raises(SystemExit) as stop:  # taken as they are, without --cls-further, from a model
         main([*where, "--cls-from", str(tmp_path)])
-    assert stop.value.code == 2 and "--cls-from trains on a model's classifiers: give --cls-further" in (
+    assert stop.value.code == 2 and f"--cls-from {tmp_path}: no model this project trained there" in (
         capsys.readouterr().err
     )
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-from", str(tmp_path)])
+    assert stop.value.code == 2 and "--det-from trains on a model's detector: give --det-further" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-from", str(tmp_path), "--det-further", "600"])
+    assert stop.value.code == 2 and f"--det-from {tmp_path}: no model this project trained there" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-further", "600", "--det-ignore-from", "2"])
+    assert stop.value.code == 2 and "--det-ignore-from 2: give a detector stage from 0" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-from", str(tmp_path), "--cls-further", "600"])
     assert stop.value.code == 2 and f"--cls-from {tmp_path}: no model this project trained there" in (
@@ -604,6 +732,22 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     assert main([*where, "--cls-from", str(model), "--cls-further", "600"]) == 2
     error = capsys.readouterr().err
     assert "error: --cls-from:" in error and "a.onnx: not a tile classifier" in error and "no-data" not in error
+    # the detector of a model: its stages stand for the first ones, numbered on by --det-spoil-from and the like
+    detector = {"detector_steps": 900, "detector_further_steps": [300], "detector_width": 8}
+    training["training"].update(detector)
+    (model / "model.json").write_text(json.dumps({**training, "detector": {"file": "d.onnx"}}))
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-from", str(model), "--det-further", "600"])
+    assert stop.value.code == 2 and "names a detector file it does not hold" in capsys.readouterr().err
+    (model / "d.onnx").write_bytes(b"")
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--det-from", str(model), "--det-further", "600", "--det-ignore-from", "3"])
+    assert stop.value.code == 2 and "--det-ignore-from 3: give a detector stage from 0 (the first) to 2" in (
+        capsys.readouterr().err
+    )
+    assert main([*where, "--det-from", str(model), "--det-further", "600", "--det-ignore-from", "2"]) == 2
+    error = capsys.readouterr().err
+    assert "error: --det-from:" in error and "d.onnx: not a tile detector" in error and "no-data" not in error
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
     for device, message in refused:  # refused before any data is read
         assert main([*where, "--device", device]) == 2

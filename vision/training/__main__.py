@@ -31,6 +31,7 @@ from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import DARK_FACES
 
 if TYPE_CHECKING:  # torch is imported only once training starts
+    from vision.training.classification import CropBank
     from vision.training.loop import Snapshots
 
 #: The detection threshold the command writes into model.json by default (``--det-threshold``): chosen on the
@@ -89,6 +90,25 @@ def build_parser() -> argparse.ArgumentParser:
         "rough JPEG (default: none)",
     )
     parser.add_argument(
+        "--det-ignore-from",
+        type=int,
+        default=None,
+        metavar="STAGE",
+        help="detector stages from this one on (numbered as for --det-spoil-from) learn neither way the heat on the "
+        "tiles a training window shows but does not label: the faces a synthetic scene shows too obliquely, "
+        "mostly hidden or cut by its edge, and the tiles the window cuts mostly off (default: none; they are "
+        "learnt as table)",
+    )
+    parser.add_argument(
+        "--det-from",
+        type=Path,
+        default=None,
+        metavar="MODEL_DIR",
+        help="train on the detector of the model in this folder (its ONNX file, for a model whose torch weights are "
+        "gone) instead of training one from scratch: its stages stand for --det-steps and the first numbers of "
+        "--det-further, which are then that model's; give the stages to train on after them with --det-further",
+    )
+    parser.add_argument(
         "--det-threshold",
         type=float,
         default=DETECTION_THRESHOLD,
@@ -117,9 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="MODEL_DIR",
-        help="with --cls-further: train on the classifiers of the model in this folder (its ONNX files, for a model "
-        "whose torch weights are gone) instead of training classifiers from scratch; --cls-steps and --cls-width "
-        "are then that model's",
+        help="take the classifiers of the model in this folder (its ONNX files, for a model whose torch weights are "
+        "gone) instead of training classifiers from scratch, and with --cls-further train on them; --cls-steps and "
+        "--cls-width are then that model's",
     )
     parser.add_argument(
         "--det-width",
@@ -227,11 +247,28 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--workers {args.workers}: give 0 or more processes")
     if args.det_further and min(args.det_further) < 1:
         parser.error(f"--det-further {' '.join(map(str, args.det_further))}: give 1 or more batches for each stage")
-    if args.det_spoil_from is not None and not 0 <= args.det_spoil_from <= len(args.det_further):
-        parser.error(
-            f"--det-spoil-from {args.det_spoil_from}: give a detector stage from 0 (the first) to "
-            f"{len(args.det_further)} (the last of --det-further)"
-        )
+    args.det_taken = 0  # stages of --det-further trained in the model --det-from takes the detector of
+    if args.det_from is not None:
+        if not args.det_further:
+            parser.error("--det-from trains on a model's detector: give --det-further too")
+        try:
+            source = json.loads((args.det_from / "model.json").read_text(encoding="utf-8"))
+            args.det_steps = int(source["training"]["detector_steps"])
+            args.det_taken = len(source["training"]["detector_further_steps"])
+            args.det_further = [*map(int, source["training"]["detector_further_steps"]), *args.det_further]
+            args.det_width = int(source["training"]["detector_width"])
+            args.det_file = args.det_from / source["detector"]["file"]
+            args.det_source = str(source["version"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"--det-from {args.det_from}: no model this project trained there ({exc})")
+        if not args.det_file.is_file():
+            parser.error(f"--det-from {args.det_from}: its model.json names a detector file it does not hold")
+    for name, stage in (("--det-spoil-from", args.det_spoil_from), ("--det-ignore-from", args.det_ignore_from)):
+        if stage is not None and not 0 <= stage <= len(args.det_further):
+            parser.error(
+                f"{name} {stage}: give a detector stage from 0 (the first) to {len(args.det_further)} (the last of "
+                "--det-further)"
+            )
     if not 0 < args.det_threshold < 1:
         parser.error(f"--det-threshold {args.det_threshold}: give a score between 0 and 1")
     if args.det_width < 4:
@@ -244,15 +281,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--cls-steps {' '.join(map(str, args.cls_steps))}: give 1 or more batches for each classifier")
     if args.cls_further < 0:
         parser.error(f"--cls-further {args.cls_further}: give 0 (none) or more batches")
+    args.cls_further_done = args.cls_further  # the batches the classifiers are trained further, here or before
     if args.cls_from is not None:
-        if not args.cls_further:
-            parser.error("--cls-from trains on a model's classifiers: give --cls-further too")
         try:
             source = json.loads((args.cls_from / "model.json").read_text(encoding="utf-8"))
             args.cls_steps = list(source["training"]["classifier_steps"])
             args.cls_width = int(source["training"]["classifier_width"])
             args.cls_files = [args.cls_from / name for name in classifier_files(source)]
             args.cls_source = str(source["version"])
+            if not args.cls_further:  # the classifiers as they are: their batches trained further are the model's
+                args.cls_further_done = int(source["training"]["classifier_further_steps"] or 0)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             parser.error(f"--cls-from {args.cls_from}: no model this project trained there ({exc})")
         if len(args.cls_files) != len(args.cls_steps) or not all(path.is_file() for path in args.cls_files):
@@ -292,7 +330,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         encode,
         train_detector,
     )
-    from vision.training.export import ExportError, classifier_from_onnx, export_models
+    from vision.training.export import ExportError, classifier_from_onnx, detector_from_onnx, export_models
     from vision.training.loop import bf16_native, device_of, produce
     from vision.training.nets import fold_batch_norm
     from vision.training.synth import RENDERER_VERSION, FacePool, SceneRenderer
@@ -308,6 +346,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             sources = [classifier_from_onnx(path) for path in args.cls_files]
         except ExportError as exc:
             print(f"error: --cls-from: {exc}", file=sys.stderr)
+            return 2
+    taken = None
+    if args.det_from is not None:
+        try:
+            taken = detector_from_onnx(args.det_file)
+        except ExportError as exc:
+            print(f"error: --det-from: {exc}", file=sys.stderr)
             return 2
     torch.set_num_threads(args.threads)
     gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
@@ -351,12 +396,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "fonts": sorted(path.name for path in printer.fonts) if printer is not None else [],
         "phone_scenes": args.phone_scenes,
         "seeding": "per item",  # each scene and each batch from its own random numbers (``loop.produce``)
+        "unlabelled": True,  # each scene kept with the boxes of the faces it shows but does not label
     }
 
     def render(index: int) -> tuple:
         rng = np.random.default_rng([render_seed, index])
         scene = (phone_renderer if rng.random() < args.phone_scenes else renderer).render(rng)
-        return encode(scene.image), scene.boxes, scene.class_ids, scene.orientation
+        return encode(scene.image), scene.boxes, scene.class_ids, scene.orientation, scene.unlabelled_boxes
 
     scenes = _load_scenes(args, scenes_key)
     if scenes is None:
@@ -365,7 +411,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             tqdm(made, total=args.scenes, desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0)
         )
         _save_scenes(args, scenes_key, scenes)
-    synthetic = [Picture(jpeg, boxes) for jpeg, boxes, _, _ in scenes]
+    synthetic = [Picture(jpeg, boxes, unlabelled) for jpeg, boxes, _, _, unlabelled in scenes]
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 
     options = {"bf16": bf16, "device": str(device), "workers": args.workers}
@@ -374,9 +420,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "steps": args.det_steps,
         "precision": precision,
         "width": args.det_width,
-        **spoil_key(args.det_spoil_from, 0),
+        **stage_key("spoilt_from", args.det_spoil_from, 0),
+        **stage_key("ignored_from", args.det_ignore_from, 0),
     }
-    detector = _load_stage(args, "detector", det_key)
+    if taken is not None:  # its stages stand for the first ones
+        det_key = {**scenes_key, "from": args.det_source, "file": args.det_file.name, "width": args.det_width}
+        print(f"detector: taken from {args.det_file} (model {args.det_source}) for its {args.det_taken + 1} stages")
+    detector = taken if taken is not None else _load_stage(args, "detector", det_key)
     if detector is None:
         snapshots, done = _snapshots(args, "detector", det_key)
         bar = _bar(args.det_steps, "train detector", done)
@@ -388,17 +438,19 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             progress=_progress(bar),
             width=args.det_width,
             snapshots=snapshots,
-            spoilt=bool(spoil_key(args.det_spoil_from, 0)),
+            spoilt=bool(stage_key("spoilt_from", args.det_spoil_from, 0)),
+            ignore=bool(stage_key("ignored_from", args.det_ignore_from, 0)),
             **options,
         )
         bar.close()
         _save_stage(args, "detector", det_key, detector, snapshots)
-    for number, steps in enumerate(args.det_further, 1):
+    for number, steps in enumerate(args.det_further[args.det_taken :], args.det_taken + 1):
         further_key = {
             **det_key,
             "further": args.det_further[:number],
             "lr": FURTHER_LR,
-            **spoil_key(args.det_spoil_from, number),
+            **stage_key("spoilt_from", args.det_spoil_from, number),
+            **stage_key("ignored_from", args.det_ignore_from, number),
         }
         further = _load_stage(args, f"detector-further-{number}", further_key)
         if further is None:
@@ -414,34 +466,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 progress=_progress(bar),
                 start=fold_batch_norm(detector),
                 snapshots=snapshots,
-                spoilt=bool(spoil_key(args.det_spoil_from, number)),
+                spoilt=bool(stage_key("spoilt_from", args.det_spoil_from, number)),
+                ignore=bool(stage_key("ignored_from", args.det_ignore_from, number)),
                 **options,
             )
             bar.close()
             _save_stage(args, f"detector-further-{number}", further_key, further, snapshots)
         detector = further
 
-    banks: list[CropBank] = []
-    for picture, (_, boxes, class_ids, orientation) in zip(
-        tqdm(synthetic, desc="cut synthetic crops", unit="scene", dynamic_ncols=True, mininterval=2.0),
-        scenes,
-        strict=True,
-    ):
-        banks.append(
-            bank_from_image(picture.decode(), boxes, class_ids, orientation, 1, bank_rng, 3, negative_source=2)
-        )
-    for item in tqdm(photos, desc="cut real crops", unit="photo", dynamic_ncols=True, mininterval=2.0):
-        if len(item.boxes):
-            image = Picture(item.path.read_bytes(), item.boxes).decode()
-            unknown = np.full(len(item.boxes), -1)
-            banks.append(bank_from_image(image, item.boxes, item.class_ids, unknown, 0))
-    for image, cls in crops:
-        h, w = image.shape[:2]
-        box = np.array([[0, 0, w, h]], np.float32)
-        # turned either way up in the photos: no turn to learn from them (``synth.FacePool``)
-        banks.append(bank_from_image(image, box, np.array([cls]), np.array([-1]), 3))
-    bank = CropBank.concat(banks)
-    del banks
+    # the crops the classifiers train on, cut only where any classifier trains
+    bank = _crop_bank(scenes, photos, crops, bank_rng) if args.cls_from is None or args.cls_further else None
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
     classifiers, stages = [], []
     for number, (stage, steps, seed, draw) in enumerate(classifier_runs(args.cls_steps, cls_seed), 1):
@@ -516,14 +550,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         # date, seed, classifier recipe, dark-face and printed-set shares (percent), scenes, detector steps (those
         # trained further after a +) x classifier steps (those of each classifier joined by +; f and the batches
         # each trained on further, where they were), classifier width, the detector's width where it is not the
-        # default, and its first stage spoilt (-sp) where any is
+        # default, its first stage spoilt (-sp) where any is, and its first stage that ignores the tiles a window
+        # shows unlabelled (-ig) where any does
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
         + f"-n{args.scenes}-{args.det_steps}{''.join(f'+{steps}' for steps in args.det_further)}"
-        + f"x{'+'.join(map(str, args.cls_steps))}{f'f{args.cls_further}' if args.cls_further else ''}"
+        + f"x{'+'.join(map(str, args.cls_steps))}{f'f{args.cls_further_done}' if args.cls_further_done else ''}"
         + f"-w{args.cls_width}"
         + (f"-dw{args.det_width}" if args.det_width != DETECTOR_WIDTH else "")
-        + (f"-sp{args.det_spoil_from}" if args.det_spoil_from is not None else ""),
+        + (f"-sp{args.det_spoil_from}" if args.det_spoil_from is not None else "")
+        + (f"-ig{args.det_ignore_from}" if args.det_ignore_from is not None else ""),
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,
@@ -534,14 +570,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "detector_steps": args.det_steps,
         "detector_further_steps": args.det_further,
         "detector_spoilt_from": args.det_spoil_from,
+        "detector_ignored_from": args.det_ignore_from,
+        "detector_from": args.det_source if args.det_from is not None else None,
         "detector_width": args.det_width,
         "classifier_steps": args.cls_steps,
-        "classifier_further_steps": args.cls_further,
+        "classifier_further_steps": args.cls_further_done,
         "classifiers_from": args.cls_source if args.cls_from is not None else None,
         "classifier_width": args.cls_width,
         "real_photos": len(photos),
         "real_tiles": int(sum(len(p.boxes) for p in photos)),
-        "crops_bank": int(len(bank)),
+        "crops_bank": len(bank) if bank is not None else None,
         "minutes": round((time.time() - started) / 60, 1),
         "torch": torch.__version__,
         "machine": f"{platform.machine()}, {args.threads} threads" + (f", {gpu}" if gpu else ""),
@@ -570,7 +608,11 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
     crops_int8 = _int8_crops(real)
     try:
-        meta = export_models(detector, classifiers, args.out, DETECT_SIZE, settings, samples, training, crops_int8)
+        # classifiers taken and not trained on are copied as they are
+        kept = args.cls_from if args.cls_from is not None and not args.cls_further else None
+        meta = export_models(
+            detector, classifiers, args.out, DETECT_SIZE, settings, samples, training, crops_int8, kept_from=kept
+        )
     except ExportError as exc:
         print(f"error: {exc}; {args.out} is left as it was, the trained networks are in {args.work}", file=sys.stderr)
         return 1
@@ -578,11 +620,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     return 0
 
 
-def spoil_key(spoil_from: int | None, stage: int) -> dict[str, int]:
-    """What the key of detector stage ``stage`` (0 the first, 1 and on those trained further) holds of
-    ``--det-spoil-from``: the first stage spoilt where this one is spoilt too (so the key tells which stages
-    before it were), nothing where it is not (so that the keys of runs without spoiling stay as they were)."""
-    return {"spoilt_from": spoil_from} if spoil_from is not None and stage >= spoil_from else {}
+def stage_key(name: str, first: int | None, stage: int) -> dict[str, int]:
+    """What the key of detector stage ``stage`` (0 the first, 1 and on those trained further) holds of an option
+    naming the ``first`` stage trained some way (``--det-spoil-from``: ``spoilt_from``; ``--det-ignore-from``:
+    ``ignored_from``): that first stage under ``name`` where this one is trained that way too (so the key tells
+    which stages before it were), nothing where it is not (so that the keys of runs without it stay as they
+    were)."""
+    return {name: first} if first is not None and stage >= first else {}
 
 
 def classifier_runs(cls_steps: list[int], seed: int) -> list[tuple[str, int, int, int]]:
@@ -599,6 +643,31 @@ def classifier_runs(cls_steps: list[int], seed: int) -> list[tuple[str, int, int
         own = seed if draw == 0 else int(np.random.SeedSequence([seed, draw]).generate_state(1)[0])
         runs.append((f"classifier-{steps}" + (f"-{draw + 1}" if draw else ""), steps, own, draw))
     return runs
+
+
+def _crop_bank(scenes: list, photos: list, crops: list, rng: np.random.Generator) -> CropBank:
+    """The tile crops the classifiers train on: cut from the synthetic ``scenes`` (JPEG, boxes, classes,
+    orientation, unlabelled boxes; drawing on ``rng``), the real ``photos`` and the single-tile ``crops``."""
+    from vision.training.classification import CropBank, bank_from_image
+    from vision.training.detection import Picture
+
+    banks: list[CropBank] = []
+    for jpeg, boxes, class_ids, orientation, _ in tqdm(
+        scenes, desc="cut synthetic crops", unit="scene", dynamic_ncols=True, mininterval=2.0
+    ):
+        image = Picture(jpeg, boxes).decode()
+        banks.append(bank_from_image(image, boxes, class_ids, orientation, 1, rng, 3, negative_source=2))
+    for item in tqdm(photos, desc="cut real crops", unit="photo", dynamic_ncols=True, mininterval=2.0):
+        if len(item.boxes):
+            image = Picture(item.path.read_bytes(), item.boxes).decode()
+            unknown = np.full(len(item.boxes), -1)
+            banks.append(bank_from_image(image, item.boxes, item.class_ids, unknown, 0))
+    for image, cls in crops:
+        h, w = image.shape[:2]
+        box = np.array([[0, 0, w, h]], np.float32)
+        # turned either way up in the photos: no turn to learn from them (``synth.FacePool``)
+        banks.append(bank_from_image(image, box, np.array([cls]), np.array([-1]), 3))
+    return CropBank.concat(banks)
 
 
 def _int8_crops(real: list, photos: int = 120, per_photo: int = 8) -> np.ndarray:

@@ -9,7 +9,7 @@ learnt with a GIoU loss weighted by the Gaussian.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -34,10 +34,12 @@ FURTHER_WARMUP = 0.05
 
 @dataclass
 class Picture:
-    """A training picture held as JPEG bytes, with tile boxes (xyxy pixels)."""
+    """A training picture held as JPEG bytes, with tile boxes (xyxy pixels) and the boxes of the faces it shows
+    but does not label (``synth.Scene.unlabelled_boxes``; none known for the real photos)."""
 
     jpeg: bytes
     boxes: np.ndarray
+    unlabelled: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
 
     def decode(self) -> np.ndarray:
         return cv2.cvtColor(cv2.imdecode(np.frombuffer(self.jpeg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
@@ -80,16 +82,18 @@ def spoil(rng: np.random.Generator, window: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(window)
 
 
-def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tuple[np.ndarray, np.ndarray]:
+def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A ``crop`` x ``crop`` training window: the picture squeezed to about ``DETECT_SIZE`` (times a random
     scale and stretch), cut at random (mostly around a tile), turned by a multiple of 90 degrees, maybe
     mirrored, colour-jittered.
 
-    Returns the window (crop, crop, 3) uint8 and the boxes in it (tiles mostly outside the window dropped,
-    those mostly inside clipped to it).
+    Returns the window (crop, crop, 3) uint8, the boxes in it (tiles mostly outside the window dropped,
+    those mostly inside clipped to it) and the boxes of the tiles it shows that are not to be learnt either way,
+    clipped to it: the picture's unlabelled faces and the tiles the window cuts mostly off.
     """
     image = picture.decode()
-    boxes = picture.boxes.astype(np.float64).copy()
+    labelled = len(picture.boxes)
+    boxes = np.concatenate([picture.boxes, picture.unlabelled]).astype(np.float64)
     h, w = image.shape[:2]
     scale = math.exp(rng.uniform(math.log(0.55), math.log(1.5)))
     stretch = math.exp(rng.normal(0, 0.12))
@@ -102,8 +106,8 @@ def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tupl
     canvas[:] = rng.integers(0, 256, 3) if rng.random() < 0.5 else 114
     x0 = int(rng.integers(0, iw - crop + 1)) if iw > crop else -int(rng.integers(0, crop - iw + 1))
     y0 = int(rng.integers(0, ih - crop + 1)) if ih > crop else -int(rng.integers(0, crop - ih + 1))
-    if len(boxes) and rng.random() < 0.75:  # most windows hold tiles: put one tile's centre anywhere in it
-        bx1, by1, bx2, by2 = boxes[int(rng.integers(len(boxes)))]
+    if labelled and rng.random() < 0.75:  # most windows hold tiles: put one tile's centre anywhere in it
+        bx1, by1, bx2, by2 = boxes[int(rng.integers(labelled))]
         x0 = int((bx1 + bx2) / 2 - rng.uniform(0.05, 0.95) * crop)
         y0 = int((by1 + by2) / 2 - rng.uniform(0.05, 0.95) * crop)
     sx1, sy1 = max(x0, 0), max(y0, 0)
@@ -119,35 +123,52 @@ def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tupl
     canvas = color_jitter(rng, np.ascontiguousarray(canvas))
     if rng.random() < 0.15:
         canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.5, 1.5))
-    if len(boxes):
-        area = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
-        clipped = np.clip(boxes, 0, crop)
-        inside = np.prod(np.clip(clipped[:, 2:] - clipped[:, :2], 0, None), axis=1)
-        keep = (inside >= 0.45 * np.maximum(area, 1e-6)) & (np.min(clipped[:, 2:] - clipped[:, :2], axis=1) >= 3)
-        boxes = clipped[keep]
-    return canvas, boxes.astype(np.float32).reshape(-1, 4)
+    area = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
+    clipped = np.clip(boxes, 0, crop)
+    inside = np.prod(np.clip(clipped[:, 2:] - clipped[:, :2], 0, None), axis=1)
+    keep = (inside >= 0.45 * np.maximum(area, 1e-6)) & (np.min(clipped[:, 2:] - clipped[:, :2], axis=1) >= 3)
+    keep[labelled:] = False
+    ignored = (inside > 0) & ~keep
+    return canvas, clipped[keep].astype(np.float32), clipped[ignored].astype(np.float32)
 
 
-def make_targets(boxes: np.ndarray, size: int, alpha: float = 0.54) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Heatmap (1, n, n), box targets (4, n, n) as the boxes themselves (xyxy) and their weights (n, n).
+def _gaussian(box: np.ndarray, xs: np.ndarray, ys: np.ndarray, alpha: float) -> np.ndarray:
+    """A box's Gaussian on the stride-8 grid (sigma = alpha * side / 6 along each axis), exactly 1 at its centre
+    cell."""
+    n = xs.shape[0]
+    x1, y1, x2, y2 = box / STRIDE
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    sx, sy = max(alpha * (x2 - x1) / 6, 0.3), max(alpha * (y2 - y1) / 6, 0.3)
+    g = np.exp(-(((xs + 0.5 - cx) / sx) ** 2 + ((ys + 0.5 - cy) / sy) ** 2) / 2)
+    g[min(int(cy), n - 1), min(int(cx), n - 1)] = 1.0
+    return g
+
+
+def make_targets(
+    boxes: np.ndarray, size: int, alpha: float = 0.54, ignored: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Heatmap (1, n, n), box targets (4, n, n) as the boxes themselves (xyxy), their weights (n, n), and the
+    cells whose heat counts as table where it is not a tile's (n, n: 1 counted, 0 not).
 
     Each box paints a Gaussian (sigma = alpha * side / 6 along each axis) on the stride-8 grid, exactly 1 at
-    its centre cell; the cells it covers more than any smaller box regress that box.
+    its centre cell; the cells it covers more than any smaller box regress that box. In the cells of each
+    ``ignored`` box (those whose centre it holds, and its own centre's), the heat off the tiles' centres is
+    learnt neither way.
     """
     n = size // STRIDE
     heat = np.zeros((n, n), np.float32)
     target = np.zeros((4, n, n), np.float32)
     weight = np.zeros((n, n), np.float32)
+    counted = np.ones((n, n), np.float32)
     area_at = np.full((n, n), np.inf, np.float32)
     ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
+    for x1, y1, x2, y2 in (ignored if ignored is not None else np.zeros((0, 4))) / STRIDE:
+        counted[(xs + 0.5 >= x1) & (xs + 0.5 <= x2) & (ys + 0.5 >= y1) & (ys + 0.5 <= y2)] = 0.0
+        counted[min(int((y1 + y2) / 2), n - 1), min(int((x1 + x2) / 2), n - 1)] = 0.0
     for box in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
-        x1, y1, x2, y2 = box / STRIDE
-        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        sx, sy = max(alpha * (x2 - x1) / 6, 0.3), max(alpha * (y2 - y1) / 6, 0.3)
-        g = np.exp(-(((xs + 0.5 - cx) / sx) ** 2 + ((ys + 0.5 - cy) / sy) ** 2) / 2)
-        ci, cj = min(int(cy), n - 1), min(int(cx), n - 1)
-        g[ci, cj] = 1.0
+        g = _gaussian(box, xs, ys, alpha)
         heat = np.maximum(heat, g)
+        x1, y1, x2, y2 = box / STRIDE
         area = (x2 - x1) * (y2 - y1)
         region = (g > 0.05) & (area < area_at)
         if not region.any():
@@ -156,14 +177,17 @@ def make_targets(boxes: np.ndarray, size: int, alpha: float = 0.54) -> tuple[np.
         target[:, region] = box[:, None]
         w = g[region]
         weight[region] = w / w.sum() * math.log(max(area * STRIDE * STRIDE, 2.0))
-    return heat[None], target, weight
+    return heat[None], target, weight, counted
 
 
-def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss, averaged over the tiles."""
+def focal_loss(logits: torch.Tensor, heat: torch.Tensor, counted: torch.Tensor | None = None) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, averaged over the tiles; the cells off the tiles' centres count
+    only where ``counted`` (N, n, n) is 1 (``make_targets``)."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
     neg = 1 - pos
+    if counted is not None:
+        neg = neg * counted[:, None]
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
     return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
@@ -200,25 +224,29 @@ def make_batch(
     crop: int,
     real_share: float,
     spoilt: bool = False,
+    ignore: bool = False,
 ) -> tuple[torch.Tensor, ...]:
-    """One batch of windows and their targets, mixing real and synthetic pictures; each window also ``spoil``-ed
-    where ``spoilt``."""
-    images, heats, targets, weights = [], [], [], []
+    """One batch of windows and their targets (``make_targets``), mixing real and synthetic pictures; each
+    window also ``spoil``-ed where ``spoilt``; where ``ignore``, the heat on the tiles a window shows unlabelled
+    or cuts mostly off (``sample_window``) is learnt neither way, elsewhere it is learnt as table."""
+    images, heats, targets, weights, counts = [], [], [], [], []
     for _ in range(batch):
         source = real if (real and (not synthetic or rng.random() < real_share)) else synthetic
-        image, boxes = sample_window(rng, source[int(rng.integers(len(source)))], crop)
+        image, boxes, ignored = sample_window(rng, source[int(rng.integers(len(source)))], crop)
         if spoilt:
             image = spoil(rng, image)
-        heat, target, weight = make_targets(boxes, crop)
+        heat, target, weight, counted = make_targets(boxes, crop, ignored=ignored if ignore else None)
         images.append(image.transpose(2, 0, 1))
         heats.append(heat)
         targets.append(target)
         weights.append(weight)
+        counts.append(counted)
     return (
         torch.from_numpy(np.stack(images).astype(np.float32)).contiguous(memory_format=torch.channels_last),
         torch.from_numpy(np.stack(heats)),
         torch.from_numpy(np.stack(targets)),
         torch.from_numpy(np.stack(weights)),
+        torch.from_numpy(np.stack(counts)),
     )
 
 
@@ -239,6 +267,7 @@ def train_detector(
     width: int = DETECTOR_WIDTH,
     snapshots: Snapshots | None = None,
     spoilt: bool = False,
+    ignore: bool = False,
 ) -> TileDetector:
     """Train a detector for ``steps`` batches (AdamW, one-cycle learning rate peaking at ``lr``; the forward pass
     in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes (``loop.produce``; each
@@ -249,11 +278,13 @@ def train_detector(
     batch norms are folded into its convolutions (``nets.fold_batch_norm``): they stay in eval mode, and the
     learning rate peaks lower after a shorter warm-up (``FURTHER_WARMUP``, ``FURTHER_LR``). ``lr`` given replaces
     either peak. With ``snapshots``, the state is saved every so many batches, and a snapshot of an earlier run
-    is gone on from. ``spoilt``: every window is also spoilt as a phone camera spoils photos (``spoil``)."""
+    is gone on from. ``spoilt``: every window is also spoilt as a phone camera spoils photos (``spoil``).
+    ``ignore``: the tiles a window shows unlabelled or cuts mostly off are not learnt as table (``make_batch``)."""
     torch.manual_seed(seed)
 
     def make(step: int) -> tuple[torch.Tensor, ...]:
-        return make_batch(np.random.default_rng([seed, step]), real, synthetic, batch, crop, real_share, spoilt)
+        rng = np.random.default_rng([seed, step])
+        return make_batch(rng, real, synthetic, batch, crop, real_share, spoilt, ignore)
 
     net = (start if start is not None else TileDetector(width)).to(device=device, memory_format=torch.channels_last)
     lr = lr if lr is not None else (FURTHER_LR if start is not None else LR)
@@ -264,10 +295,10 @@ def train_detector(
     stream = produce(make, steps, workers, pin=torch.device(device).type == "cuda", first=first)
     train_mode(net, folded=start is not None)
     for step, tensors in enumerate(stream, first):
-        images, heat, target, weight = (t.to(device, non_blocking=True) for t in tensors)
+        images, heat, target, weight, counted = (t.to(device, non_blocking=True) for t in tensors)
         with autocast(bf16, device):
             logits, sides = net(images)
-        loss_hm = focal_loss(logits.float(), heat)
+        loss_hm = focal_loss(logits.float(), heat, counted)
         loss_box = giou_loss(sides.float(), target, weight)
         loss = loss_hm + 2.0 * loss_box
         opt.zero_grad(set_to_none=True)

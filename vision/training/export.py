@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -124,12 +125,10 @@ def quantize_classifier(
     return agreement
 
 
-def classifier_from_onnx(path: Path) -> TileClassifier:
-    """The classifier an exported ONNX file holds (``export_models``: float or quantised to 8 bits) as a torch
-    network in its folded form (``nets.fold_batch_norm``: each batch norm after its convolution keeps only a
-    shift), its width read from the file; quantised weights come back as the float values they stand for. For
-    training on the classifiers of a model whose torch weights are gone (``--cls-from``). Raises ExportError
-    for a file that does not hold a classifier of ``TileClassifier``'s shape."""
+def _onnx_layers(path: Path) -> tuple[dict[str, np.ndarray], list, list]:
+    """The values of an ONNX file's initializers (quantised weights as the float values they stand for, under the
+    names of their dequantised outputs) and its Conv and Gemm nodes, in the order the network runs them. Raises
+    ExportError for a file that is not ONNX."""
     import onnx
     from google.protobuf.message import DecodeError
     from onnx import numpy_helper
@@ -149,28 +148,43 @@ def classifier_from_onnx(path: Path) -> TileClassifier:
             values[node.output[0]] = (q - zero.reshape(shape)) * scale.reshape(shape)
     convs = [node for node in graph.node if node.op_type == "Conv"]
     gemms = [node for node in graph.node if node.op_type == "Gemm"]
-    if not convs or len(gemms) != 2 or any(name not in values for node in convs + gemms for name in node.input[1:3]):
-        raise ExportError(f"{path}: not a tile classifier exported by this project")
-    net = TileClassifier(NUM_OUTPUTS, int(values[convs[0].input[1]].shape[0]))
-    pairs = [
-        (conv, norm)
-        for module in net.features.modules()
+    return values, convs, gemms
+
+
+def _load_folded(net: torch.nn.Module, values: dict[str, np.ndarray], nodes: list, side: int, what: str) -> None:
+    """The weights of an exported network's Conv and Gemm ``nodes`` (in the order it runs them) copied into
+    ``net`` (a fresh network of the same shape, ``side`` the side of a square picture it reads) in its folded
+    form (``nets.fold_batch_norm``: each batch norm after its convolution keeps only a shift, the
+    convolution's bias). Raises ExportError where the layers do not match, naming the network as ``what``."""
+    order: list[torch.nn.Module] = []
+    hooks = [
+        module.register_forward_hook(lambda module, _inputs, _output: order.append(module))
+        for module in net.modules()
+        if isinstance(module, torch.nn.Conv2d | torch.nn.Linear)
+    ]
+    with torch.no_grad():
+        net.eval()(torch.zeros(1, 3, side, side))
+    for hook in hooks:
+        hook.remove()
+    norm_after = {
+        conv: norm
+        for module in net.modules()
         if isinstance(module, torch.nn.Sequential)
         for conv, norm in zip(list(module.children()), list(module.children())[1:], strict=False)
         if isinstance(conv, torch.nn.Conv2d) and isinstance(norm, torch.nn.BatchNorm2d)
-    ]
-    if len(pairs) != len(convs):
-        raise ExportError(f"{path}: its layers are not those of a tile classifier of its width")
-    layers = [(conv, norm, node) for (conv, norm), node in zip(pairs, convs, strict=True)]
-    layers += [(linear, None, node) for linear, node in zip((net.classes, net.orientation), gemms, strict=True)]
+    }
+    mismatch = ExportError(f"its layers are not those of a {what} of its width")
+    if len(order) != len(nodes):
+        raise mismatch
     with torch.no_grad():
-        for layer, norm, node in layers:
+        for layer, node in zip(order, nodes, strict=True):
             weight, bias = (torch.from_numpy(values[name]).float() for name in node.input[1:3])
-            if norm is None and not next((a.i for a in node.attribute if a.name == "transB"), 0):
+            if isinstance(layer, torch.nn.Linear) and not next((a.i for a in node.attribute if a.name == "transB"), 0):
                 weight = weight.T
             if weight.shape != layer.weight.shape or bias.shape[0] != weight.shape[0]:
-                raise ExportError(f"{path}: its layers are not those of a tile classifier of its width")
+                raise mismatch
             layer.weight.copy_(weight)
+            norm = norm_after.get(layer)
             if norm is None:
                 layer.bias.copy_(bias)
             else:  # the folded norm: mean 0, variance 1, scale sqrt(1 + eps), the convolution's bias as its shift
@@ -178,6 +192,38 @@ def classifier_from_onnx(path: Path) -> TileClassifier:
                 norm.running_var.fill_(1.0)
                 norm.weight.fill_(math.sqrt(1.0 + norm.eps))
                 norm.bias.copy_(bias)
+
+
+def classifier_from_onnx(path: Path) -> TileClassifier:
+    """The classifier an exported ONNX file holds (``export_models``: float or quantised to 8 bits) as a torch
+    network in its folded form (``nets.fold_batch_norm``: each batch norm after its convolution keeps only a
+    shift), its width read from the file; quantised weights come back as the float values they stand for. For
+    training on the classifiers of a model whose torch weights are gone (``--cls-from``). Raises ExportError
+    for a file that does not hold a classifier of ``TileClassifier``'s shape."""
+    values, convs, gemms = _onnx_layers(path)
+    if not convs or len(gemms) != 2 or any(name not in values for node in convs + gemms for name in node.input[1:3]):
+        raise ExportError(f"{path}: not a tile classifier exported by this project")
+    net = TileClassifier(NUM_OUTPUTS, int(values[convs[0].input[1]].shape[0]))
+    try:
+        _load_folded(net, values, convs + gemms, CROP, "tile classifier")
+    except ExportError as exc:
+        raise ExportError(f"{path}: {exc}") from None
+    return net.eval()
+
+
+def detector_from_onnx(path: Path) -> TileDetector:
+    """The detector an exported ONNX file holds (``export_models``) as a torch network in its folded form, as
+    ``classifier_from_onnx`` gives a classifier: for training on the detector of a model whose torch weights are
+    gone (``--det-from``). Raises ExportError for a file that does not hold a detector of ``TileDetector``'s
+    shape."""
+    values, convs, gemms = _onnx_layers(path)
+    if not convs or gemms or any(name not in values for node in convs for name in node.input[1:3]):
+        raise ExportError(f"{path}: not a tile detector exported by this project")
+    net = TileDetector(int(values[convs[0].input[1]].shape[0]))
+    try:
+        _load_folded(net, values, convs, 64, "tile detector")
+    except ExportError as exc:
+        raise ExportError(f"{path}: {exc}") from None
     return net.eval()
 
 
@@ -206,12 +252,15 @@ def export_models(
     training: dict[str, Any],
     crops: np.ndarray,
     min_agreement: float = MIN_INT8_AGREEMENT,
+    kept_from: Path | None = None,
 ) -> dict[str, Any]:
     """Write the ONNX files (the detector, each classifier: ``classifier_names``) and ``model.json`` into
     ``out_dir``; check each file against torch on real pictures (``samples``: RGB uint8 arrays) and random
     inputs. Each classifier is then quantised (``quantize_classifier``), calibrated on the first half of
     ``crops`` (real tile crops (N, 3, CROP, CROP) float32, as ``vision.detector.crop_tiles`` cuts them) and
-    checked on the second half (``min_agreement``).
+    checked on the second half (``min_agreement``). With ``kept_from``, a model folder whose classifiers
+    ``classifiers`` are (``classifier_from_onnx``, nothing trained on them), its classifier files are copied as
+    they are, byte for byte, with the figures of their export in its ``model.json``.
     The files are written to a folder of their own inside ``out_dir`` and moved into place only once every
     check has passed, so a failed export (ExportError) leaves a model already there as it was. Returns the
     description written."""
@@ -237,31 +286,12 @@ def export_models(
             cv2.resize(s, (detect_size, detect_size)).transpose(2, 0, 1)[None].astype(np.float32) for s in samples[:3]
         ]
         det_inputs.append(rng.uniform(0, 255, (1, 3, detect_size, detect_size)).astype(np.float32))
-        cls_inputs = [
-            cv2.resize(s, (CROP, CROP)).transpose(2, 0, 1)[None].astype(np.float32).repeat(3, axis=0)
-            for s in samples[:2]
-        ]
-        cls_inputs.append(rng.uniform(0, 255, (5, 3, CROP, CROP)).astype(np.float32))
         det_diff = verify(det, det_path, det_inputs, atol=2e-3)
-        if len(crops) < 2:
-            raise ExportError("the classifier's quantisation needs real tile crops to calibrate and check it")
-        half = len(crops) // 2
         files = classifier_names(len(classifiers))
-        cls_diff, agreements = 0.0, []
-        for classifier, name in zip(classifiers, files, strict=True):
-            cls = ClassifierExport(classifier).eval()
-            _export(
-                cls,
-                torch.zeros(2, 3, CROP, CROP),
-                staging / name,
-                {
-                    "input": "crops",
-                    "outputs": ["classes", "orientation"],
-                    "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
-                },
-            )
-            cls_diff = max(cls_diff, verify(cls, staging / name, cls_inputs, atol=1e-4))
-            agreements.append(quantize_classifier(cls, staging / name, crops[:half], crops[half:], min_agreement))
+        if kept_from is not None:
+            cls_diff, int8 = _copy_classifiers(kept_from, staging, files)
+        else:
+            cls_diff, int8 = _export_classifiers(classifiers, staging, files, samples, crops, min_agreement)
         meta = {
             "name": "mjscan-tiles",
             "version": training.get("version", "1"),
@@ -272,11 +302,7 @@ def export_models(
                 "opset": OPSET,
                 # the classifier's: the largest of them; the agreement: one for each classifier file
                 "max_diff_vs_torch": {"detector": det_diff, "classifier": cls_diff},
-                "classifier_int8": {
-                    "calibration_crops": half,
-                    "checked_crops": len(crops) - half,
-                    "agreement": agreements,
-                },
+                "classifier_int8": int8,
             },
             "training": training,
         }
@@ -287,3 +313,53 @@ def export_models(
         for name in set(replaced) - set(files):  # a replaced model's further classifiers
             (out_dir / name).unlink(missing_ok=True)
     return meta
+
+
+def _copy_classifiers(source: Path, staging: Path, files: list[str]) -> tuple[float, dict[str, Any]]:
+    """The classifier files of the model in ``source`` copied into ``staging`` as ``files``, with the figures of
+    their export (the largest difference from torch, the 8-bit agreement) as its ``model.json`` gives them."""
+    meta = json.loads((source / MODEL_JSON).read_text())
+    sources = classifier_files(meta)
+    if len(sources) != len(files):
+        raise ExportError(f"{source}: its model holds {len(sources)} classifiers, not {len(files)}")
+    for name, copy in zip(sources, files, strict=True):
+        shutil.copyfile(source / name, staging / copy)
+    return meta["export"]["max_diff_vs_torch"]["classifier"], meta["export"]["classifier_int8"]
+
+
+def _export_classifiers(
+    classifiers: list[TileClassifier],
+    staging: Path,
+    files: list[str],
+    samples: list[np.ndarray],
+    crops: np.ndarray,
+    min_agreement: float,
+) -> tuple[float, dict[str, Any]]:
+    """Each classifier exported into ``staging`` as ``files``, checked against torch and quantised
+    (``export_models``); the largest difference from torch and the figures of the quantisation."""
+    import cv2
+
+    rng = np.random.default_rng(1)
+    cls_inputs = [
+        cv2.resize(s, (CROP, CROP)).transpose(2, 0, 1)[None].astype(np.float32).repeat(3, axis=0) for s in samples[:2]
+    ]
+    cls_inputs.append(rng.uniform(0, 255, (5, 3, CROP, CROP)).astype(np.float32))
+    if len(crops) < 2:
+        raise ExportError("the classifier's quantisation needs real tile crops to calibrate and check it")
+    half = len(crops) // 2
+    cls_diff, agreements = 0.0, []
+    for classifier, name in zip(classifiers, files, strict=True):
+        cls = ClassifierExport(classifier).eval()
+        _export(
+            cls,
+            torch.zeros(2, 3, CROP, CROP),
+            staging / name,
+            {
+                "input": "crops",
+                "outputs": ["classes", "orientation"],
+                "dynamic": {"crops": {0: "n"}, "classes": {0: "n"}, "orientation": {0: "n"}},
+            },
+        )
+        cls_diff = max(cls_diff, verify(cls, staging / name, cls_inputs, atol=1e-4))
+        agreements.append(quantize_classifier(cls, staging / name, crops[:half], crops[half:], min_agreement))
+    return cls_diff, {"calibration_crops": half, "checked_crops": len(crops) - half, "agreement": agreements}

@@ -340,20 +340,14 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sources = []
-    if args.cls_from is not None:  # read first: a file that holds no classifier stops the run before any work
-        try:
-            sources = [classifier_from_onnx(path) for path in args.cls_files]
-        except ExportError as exc:
-            print(f"error: --cls-from: {exc}", file=sys.stderr)
-            return 2
-    taken = None
-    if args.det_from is not None:
-        try:
-            taken = detector_from_onnx(args.det_file)
-        except ExportError as exc:
-            print(f"error: --det-from: {exc}", file=sys.stderr)
-            return 2
+    option = "--cls-from"  # read first: a file that holds no network of its kind stops the run before any work
+    try:
+        sources = [classifier_from_onnx(path) for path in args.cls_files] if args.cls_from is not None else []
+        option = "--det-from"
+        taken = detector_from_onnx(args.det_file) if args.det_from is not None else None
+    except ExportError as exc:
+        print(f"error: {option}: {exc}", file=sys.stderr)
+        return 2
     torch.set_num_threads(args.threads)
     gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else None
     native = torch.cuda.is_bf16_supported() if gpu else bf16_native()

@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from vision.annotate import GREEN, ORANGE, RED, Box, draw_boxes, to_jpeg
+from vision.annotate import GREEN, GREY, ORANGE, RED, Box, draw_boxes, to_jpeg
 from vision.io import IMAGE_SUFFIXES, ImageError, decode_image
 from vision.recognize import DECODE_SIDE
 from vision.types import CLASS_INDEX, CLASSES, Detections, box_intersection, box_iou
@@ -100,7 +100,8 @@ class ImageMatch:
     """How the predictions of one image met its labels. Indices k (predictions) and j (labels) refer to
     those kept after the ``codes`` restriction: ``pred_codes[k]`` is ``predicted.codes[pred_index[k]]``.
     ``unlabelled``: how many kept predictions touch no labelled box (dropped when ``ignore_unlabelled``);
-    ``on_unlabelled``: how many predictions lay on a tile shown but not labelled (dropped)."""
+    ``left_out``: the predictions (indices into ``predicted``) that lay on a tile shown but not labelled
+    (dropped)."""
 
     pred_codes: list[str]
     truth_codes: list[str]
@@ -113,11 +114,16 @@ class ImageMatch:
     unlabelled: int
     hand_checked: bool
     hand_exact: bool
-    on_unlabelled: int = 0
+    left_out: list[int] = field(default_factory=list)
 
     @property
     def perfect(self) -> bool:
         return not self.false_positives and not self.false_negatives
+
+    @property
+    def on_unlabelled(self) -> int:
+        """How many predictions lay on a tile shown but not labelled (dropped)."""
+        return len(self.left_out)
 
 
 def match_image(
@@ -202,7 +208,7 @@ def match_image(
         unlabelled=len(unlabelled_all),
         hand_checked=checked,
         hand_exact=checked and Counter(p_codes) == Counter(t_codes),
-        on_unlabelled=len(on_unlabelled),
+        left_out=on_unlabelled,
     )
 
 
@@ -647,7 +653,8 @@ def _prepare_errors_dir(folder: str | Path) -> Path:
 
 def error_image(rgb: np.ndarray, predicted: Detections, truth: GroundTruth, match: ImageMatch) -> np.ndarray:
     """A picture of one image's errors: found tiles thin green, missed labels red (``miss label``), wrong or
-    extra predictions dashed orange (``predicted≠label`` for a confusion, ``predicted?`` for an extra box)."""
+    extra predictions dashed orange (``predicted≠label`` for a confusion, ``predicted?`` for an extra box), and
+    predictions left out as lying on a tile shown but not labelled thin dashed grey (``predicted (unlabelled)``)."""
     confused = dict(match.confusions)
     boxes: list[Box] = []
     for _, j in match.matches:
@@ -660,7 +667,12 @@ def error_image(rgb: np.ndarray, predicted: Detections, truth: GroundTruth, matc
         code = match.pred_codes[k]
         text = f"{code}≠{match.truth_codes[confused[k]]}" if k in confused else code + "?"
         boxes.append(Box(_box(predicted.boxes[match.pred_index[k]]), text, ORANGE, dashed=True))
+    for i in match.left_out:
+        code = predicted.codes[i] + " (unlabelled)"
+        boxes.append(Box(_box(predicted.boxes[i]), code, GREY, thick=0.5, dashed=True))
     lines = [f"found {len(match.matches)} of {len(match.truth_codes)}; wrong or extra {len(match.false_positives)}"]
+    if match.left_out:
+        lines.append(f"{len(match.left_out)} on tiles shown but not labelled, left out")
     return draw_boxes(rgb, boxes, lines=lines)
 
 

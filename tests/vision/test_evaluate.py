@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from vision.annotate import GREY
 from vision.evaluate import (
     Evaluation,
     GroundTruth,
     LabelError,
+    error_image,
     evaluate_folder,
     match_image,
     read_classes,
@@ -121,7 +124,12 @@ def test_a_prediction_on_a_tile_shown_but_not_labelled_counts_neither_way():
         ]
     )
     m = match_image(pred, labels)
-    assert m.on_unlabelled == 1 and m.pred_index == [0, 2, 3]
+    assert m.on_unlabelled == 1 and m.left_out == [1] and m.pred_index == [0, 2, 3]
+    # the error picture shows the reading left out, thin dashed grey, and says so below the photo
+    black = np.zeros((60, 240, 3), np.uint8)
+    shown, hidden = error_image(black, pred, labels, m), error_image(black, pred, labels, replace(m, left_out=[]))
+    grey = np.all(shown == GREY, axis=2).sum()
+    assert shown.shape[0] > hidden.shape[0] and grey > np.all(hidden == GREY, axis=2).sum()
     assert len(m.matches) == 1 and len(m.confusions) == 1 and len(m.false_positives) == 2
     ev = Evaluation()
     ev.add(pred, labels)

@@ -390,21 +390,23 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "fonts": sorted(path.name for path in printer.fonts) if printer is not None else [],
         "phone_scenes": args.phone_scenes,
         "seeding": "per item",  # each scene and each batch from its own random numbers (``loop.produce``)
-        "unlabelled": True,  # each scene kept with the boxes of the faces it shows but does not label
     }
+    # the saved scenes also hold the boxes of the faces each shows but does not label; the stages' keys stay
+    # those of the scenes, whose pictures and boxes are the same with them or without
+    cache_key = {**scenes_key, "unlabelled": True}
 
     def render(index: int) -> tuple:
         rng = np.random.default_rng([render_seed, index])
         scene = (phone_renderer if rng.random() < args.phone_scenes else renderer).render(rng)
         return encode(scene.image), scene.boxes, scene.class_ids, scene.orientation, scene.unlabelled_boxes
 
-    scenes = _load_scenes(args, scenes_key)
+    scenes = _load_scenes(args, cache_key)
     if scenes is None:
         made = produce(render, args.scenes, args.workers)
         scenes = list(
             tqdm(made, total=args.scenes, desc="render scenes", unit="scene", dynamic_ncols=True, mininterval=2.0)
         )
-        _save_scenes(args, scenes_key, scenes)
+        _save_scenes(args, cache_key, scenes)
     synthetic = [Picture(jpeg, boxes, unlabelled) for jpeg, boxes, _, _, unlabelled in scenes]
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 

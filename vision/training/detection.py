@@ -132,18 +132,6 @@ def sample_window(rng: np.random.Generator, picture: Picture, crop: int) -> tupl
     return canvas, clipped[keep].astype(np.float32), clipped[ignored].astype(np.float32)
 
 
-def _gaussian(box: np.ndarray, xs: np.ndarray, ys: np.ndarray, alpha: float) -> np.ndarray:
-    """A box's Gaussian on the stride-8 grid (sigma = alpha * side / 6 along each axis), exactly 1 at its centre
-    cell."""
-    n = xs.shape[0]
-    x1, y1, x2, y2 = box / STRIDE
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    sx, sy = max(alpha * (x2 - x1) / 6, 0.3), max(alpha * (y2 - y1) / 6, 0.3)
-    g = np.exp(-(((xs + 0.5 - cx) / sx) ** 2 + ((ys + 0.5 - cy) / sy) ** 2) / 2)
-    g[min(int(cy), n - 1), min(int(cx), n - 1)] = 1.0
-    return g
-
-
 def make_targets(
     boxes: np.ndarray, size: int, alpha: float = 0.54, ignored: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -166,9 +154,13 @@ def make_targets(
         counted[(xs + 0.5 >= x1) & (xs + 0.5 <= x2) & (ys + 0.5 >= y1) & (ys + 0.5 <= y2)] = 0.0
         counted[min(int((y1 + y2) / 2), n - 1), min(int((x1 + x2) / 2), n - 1)] = 0.0
     for box in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
-        g = _gaussian(box, xs, ys, alpha)
-        heat = np.maximum(heat, g)
         x1, y1, x2, y2 = box / STRIDE
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        sx, sy = max(alpha * (x2 - x1) / 6, 0.3), max(alpha * (y2 - y1) / 6, 0.3)
+        g = np.exp(-(((xs + 0.5 - cx) / sx) ** 2 + ((ys + 0.5 - cy) / sy) ** 2) / 2)
+        ci, cj = min(int(cy), n - 1), min(int(cx), n - 1)
+        g[ci, cj] = 1.0
+        heat = np.maximum(heat, g)
         area = (x2 - x1) * (y2 - y1)
         region = (g > 0.05) & (area < area_at)
         if not region.any():

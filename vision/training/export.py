@@ -258,9 +258,9 @@ def export_models(
     ``out_dir``; check each file against torch on real pictures (``samples``: RGB uint8 arrays) and random
     inputs. Each classifier is then quantised (``quantize_classifier``), calibrated on the first half of
     ``crops`` (real tile crops (N, 3, CROP, CROP) float32, as ``vision.detector.crop_tiles`` cuts them) and
-    checked on the second half (``min_agreement``). With ``kept_from``, a model folder whose classifiers
-    ``classifiers`` are (``classifier_from_onnx``, nothing trained on them), its classifier files are copied as
-    they are, byte for byte, with the figures of their export in its ``model.json``.
+    checked on the second half (``min_agreement``). With ``kept_from``, the model folder ``classifiers`` were
+    read from (``classifier_from_onnx``) with nothing trained on them, its classifier files are copied instead,
+    byte for byte, with the figures of their export in its ``model.json``.
     The files are written to a folder of their own inside ``out_dir`` and moved into place only once every
     check has passed, so a failed export (ExportError) leaves a model already there as it was. Returns the
     description written."""

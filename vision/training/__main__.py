@@ -411,13 +411,13 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     real = [Picture(p.path.read_bytes(), p.boxes) for p in photos]
 
     options = {"bf16": bf16, "device": str(device), "workers": args.workers}
+    first_stage = _stage_settings(args, 0)
     det_key = {
         **scenes_key,
         "steps": args.det_steps,
         "precision": precision,
         "width": args.det_width,
-        **stage_key("spoilt_from", args.det_spoil_from, 0),
-        **stage_key("ignored_from", args.det_ignore_from, 0),
+        **first_stage,
     }
     if taken is not None:  # its stages stand for the first ones
         det_key = {**scenes_key, "from": args.det_source, "file": args.det_file.name, "width": args.det_width}
@@ -434,20 +434,15 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             progress=_progress(bar),
             width=args.det_width,
             snapshots=snapshots,
-            spoilt=bool(stage_key("spoilt_from", args.det_spoil_from, 0)),
-            ignore=bool(stage_key("ignored_from", args.det_ignore_from, 0)),
+            spoilt="spoilt_from" in first_stage,
+            ignore="ignored_from" in first_stage,
             **options,
         )
         bar.close()
         _save_stage(args, "detector", det_key, detector, snapshots)
     for number, steps in enumerate(args.det_further[args.det_taken :], args.det_taken + 1):
-        further_key = {
-            **det_key,
-            "further": args.det_further[:number],
-            "lr": FURTHER_LR,
-            **stage_key("spoilt_from", args.det_spoil_from, number),
-            **stage_key("ignored_from", args.det_ignore_from, number),
-        }
+        further_stage = _stage_settings(args, number)
+        further_key = {**det_key, "further": args.det_further[:number], "lr": FURTHER_LR, **further_stage}
         further = _load_stage(args, f"detector-further-{number}", further_key)
         if further is None:
             further_seed = int(np.random.SeedSequence([det_seed, number]).generate_state(1)[0])
@@ -462,16 +457,18 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 progress=_progress(bar),
                 start=fold_batch_norm(detector),
                 snapshots=snapshots,
-                spoilt=bool(stage_key("spoilt_from", args.det_spoil_from, number)),
-                ignore=bool(stage_key("ignored_from", args.det_ignore_from, number)),
+                spoilt="spoilt_from" in further_stage,
+                ignore="ignored_from" in further_stage,
                 **options,
             )
             bar.close()
             _save_stage(args, f"detector-further-{number}", further_key, further, snapshots)
         detector = further
 
-    # the crops the classifiers train on, cut only where any classifier trains
-    bank = _crop_bank(scenes, photos, crops, bank_rng) if args.cls_from is None or args.cls_further else None
+    # classifiers taken and not trained on are copied as they are at the export; the crops the classifiers train
+    # on are cut only where any classifier trains
+    kept = args.cls_from if args.cls_from is not None and not args.cls_further else None
+    bank = _crop_bank(scenes, photos, crops, bank_rng) if kept is None else None
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
     classifiers, stages = [], []
     for number, (stage, steps, seed, draw) in enumerate(classifier_runs(args.cls_steps, cls_seed), 1):
@@ -604,8 +601,6 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     samples = [Picture(p.path.read_bytes(), p.boxes).decode() for p in photos[:3]]
     crops_int8 = _int8_crops(real)
     try:
-        # classifiers taken and not trained on are copied as they are
-        kept = args.cls_from if args.cls_from is not None and not args.cls_further else None
         meta = export_models(
             detector, classifiers, args.out, DETECT_SIZE, settings, samples, training, crops_int8, kept_from=kept
         )
@@ -639,6 +634,16 @@ def classifier_runs(cls_steps: list[int], seed: int) -> list[tuple[str, int, int
         own = seed if draw == 0 else int(np.random.SeedSequence([seed, draw]).generate_state(1)[0])
         runs.append((f"classifier-{steps}" + (f"-{draw + 1}" if draw else ""), steps, own, draw))
     return runs
+
+
+def _stage_settings(args: argparse.Namespace, stage: int) -> dict[str, int]:
+    """How detector stage ``stage`` trains, as its key holds it: ``stage_key`` of ``--det-spoil-from``
+    (``spoilt_from``: its windows spoilt) and of ``--det-ignore-from`` (``ignored_from``: the tiles shown
+    unlabelled learnt neither way)."""
+    return {
+        **stage_key("spoilt_from", args.det_spoil_from, stage),
+        **stage_key("ignored_from", args.det_ignore_from, stage),
+    }
 
 
 def _crop_bank(scenes: list, photos: list, crops: list, rng: np.random.Generator) -> CropBank:

@@ -149,13 +149,13 @@ def match_image(
         if dropped_truth and overlap_all[i, dropped_truth].max() >= iou_threshold:
             continue
         keep_pred.append(i)
-    on_unlabelled = []
+    left_out = []
     if len(truth.unlabelled) and keep_pred:
         inside = share_inside(pred_boxes[keep_pred], truth.unlabelled).max(axis=1) >= ON_UNLABELLED
         on_labels = overlap_all[keep_pred].max(axis=1, initial=0.0) >= iou_threshold
-        left_out = inside & ~on_labels
-        on_unlabelled = [i for i, off in zip(keep_pred, left_out, strict=True) if off]
-        keep_pred = [i for i, off in zip(keep_pred, left_out, strict=True) if not off]
+        leave = inside & ~on_labels
+        left_out = [i for i, off in zip(keep_pred, leave, strict=True) if off]
+        keep_pred = [i for i, off in zip(keep_pred, leave, strict=True) if not off]
     unlabelled_all = [i for i in keep_pred if len(truth) == 0 or overlap_all[i].max() < UNLABELLED_IOU]
     if ignore_unlabelled:
         drop = set(unlabelled_all)
@@ -208,7 +208,7 @@ def match_image(
         unlabelled=len(unlabelled_all),
         hand_checked=checked,
         hand_exact=checked and Counter(p_codes) == Counter(t_codes),
-        left_out=on_unlabelled,
+        left_out=left_out,
     )
 
 

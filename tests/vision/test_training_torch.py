@@ -9,6 +9,7 @@ import json
 import math
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -319,12 +320,21 @@ def test_two_training_steps_export_an_onnx_model_the_runtime_reads(pool: synth.F
     )
     assert all((kept / name).read_bytes() == (tmp_path / name).read_bytes() for name in files)
     assert again["export"]["classifier_int8"] == int8 and again["classifier"]["files"] == files
+    # so is a detector taken from it and not trained on (the network handed over is not written)
+    kept = tmp_path / "kept-detector"
+    other = train_detector(pictures, pictures, steps=1, seed=5, batch=2, crop=128, bf16=bf16)
+    again = export_models(other, classifiers, kept, 256, settings, samples, {}, crops, 0, detector_from=tmp_path)
+    assert (kept / "tile_detector.onnx").read_bytes() == (tmp_path / "tile_detector.onnx").read_bytes()
+    assert again["export"]["max_diff_vs_torch"]["detector"] == meta["export"]["max_diff_vs_torch"]["detector"]
+    export_models(other, classifiers, kept, 256, settings, samples, {}, crops, 0)
+    assert (kept / "tile_detector.onnx").read_bytes() != (tmp_path / "tile_detector.onnx").read_bytes()
     with pytest.raises(ExportError, match="holds 2 classifiers, not 1"):
         export_models(detector, classifiers[:1], kept, 256, settings, samples, {}, crops, kept_from=tmp_path)
     # a model of one classifier exported over it leaves no file of the second behind
     export_models(detector, classifiers[:1], tmp_path, 256, settings, samples, {"version": "one"}, crops, 0)
     assert sorted(path.name for path in tmp_path.iterdir()) == [
         "kept",
+        "kept-detector",
         "model.json",
         "tile_classifier.onnx",
         "tile_detector.onnx",
@@ -702,16 +712,12 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     assert stop.value.code == 2 and f"--cls-from {tmp_path}: no model this project trained there" in (
         capsys.readouterr().err
     )
-    with pytest.raises(SystemExit) as stop:
-        main([*where, "--det-from", str(tmp_path)])
-    assert stop.value.code == 2 and "--det-from trains on a model's detector: give --det-further" in (
-        capsys.readouterr().err
-    )
-    with pytest.raises(SystemExit) as stop:
-        main([*where, "--det-from", str(tmp_path), "--det-further", "600"])
-    assert stop.value.code == 2 and f"--det-from {tmp_path}: no model this project trained there" in (
-        capsys.readouterr().err
-    )
+    for further in ([], ["--det-further", "600"]):  # taken as it is, or trained on
+        with pytest.raises(SystemExit) as stop:
+            main([*where, "--det-from", str(tmp_path), *further])
+        assert stop.value.code == 2 and f"--det-from {tmp_path}: no model this project trained there" in (
+            capsys.readouterr().err
+        )
     with pytest.raises(SystemExit) as stop:
         main([*where, "--det-further", "600", "--det-ignore-from", "2"])
     assert stop.value.code == 2 and "--det-ignore-from 2: give a detector stage from 0" in capsys.readouterr().err
@@ -745,9 +751,17 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     assert stop.value.code == 2 and "--det-ignore-from 3: give a detector stage from 0 (the first) to 2" in (
         capsys.readouterr().err
     )
-    assert main([*where, "--det-from", str(model), "--det-further", "600", "--det-ignore-from", "2"]) == 2
-    error = capsys.readouterr().err
-    assert "error: --det-from:" in error and "d.onnx: not a tile detector" in error and "no-data" not in error
+    for further in ([], ["--det-further", "600", "--det-ignore-from", "2"]):  # as it is, or trained on
+        assert main([*where, "--det-from", str(model), *further]) == 2
+        error = capsys.readouterr().err
+        assert "error: --det-from:" in error and "d.onnx: not a tile detector" in error and "no-data" not in error
+    with pytest.raises(SystemExit) as stop:  # a field of the wrong kind
+        training["training"]["detector_width"] = [8]
+        (model / "model.json").write_text(json.dumps({**training, "detector": {"file": "d.onnx"}}))
+        main([*where, "--det-from", str(model)])
+    assert stop.value.code == 2 and f"--det-from {model}: no model this project trained there" in (
+        capsys.readouterr().err
+    )
     refused = [("abacus", "unknown device")] + ([] if torch.cuda.is_available() else [("cuda", "no CUDA GPU")])
     for device, message in refused:  # refused before any data is read
         assert main([*where, "--device", device]) == 2
@@ -768,3 +782,96 @@ def test_the_training_device_must_exist_here():
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="no CUDA GPU"):
             device_of("cuda")
+
+
+def _data_folder(root: Path) -> Path:
+    """A data folder as the training command reads it, small: drawn faces as the art (``test_training``), one
+    crop, and three synthetic scenes as the real photos, with their YOLO labels."""
+    from test_training import _body, _face
+
+    from vision.training.data import ART_CODES
+
+    style = root / "art-riichi-cc0" / "Export" / "Regular"
+    style.mkdir(parents=True)
+    (root / "art-riichi-flowers-ccby" / "Export").mkdir(parents=True)
+    for stem, code in ART_CODES.items():
+        cv2.imwrite(str(style / f"{stem}.png"), cv2.cvtColor(_face(code), cv2.COLOR_RGBA2BGRA))
+    for stem, colour in (("Front", (240, 240, 235)), ("Back", (220, 120, 40))):
+        cv2.imwrite(str(style / f"{stem}.png"), cv2.cvtColor(_body(colour), cv2.COLOR_RGBA2BGRA))
+    (root / "hk-crops" / "images").mkdir(parents=True)
+    cv2.imwrite(str(root / "hk-crops" / "images" / "1.jpg"), cv2.cvtColor(_face("7z"), cv2.COLOR_RGBA2BGR))
+    (root / "hk-crops" / "labels.csv").write_text("image,code\n1.jpg,7z\n")
+    train = root / "hk-photos" / "train"
+    (train / "images").mkdir(parents=True)
+    (train / "labels").mkdir()
+    (root / "hk-photos" / "classes.json").write_text(json.dumps(dict(enumerate(CLASSES[:-1]))))
+    renderer, rng = synth.SceneRenderer(small_pool(), size=256), np.random.default_rng(4)
+    for number in range(3):
+        scene = renderer.render(rng)
+        cv2.imwrite(str(train / "images" / f"{number}.jpg"), cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))
+        lines = [
+            f"{c} {(x0 + x1) / 512} {(y0 + y1) / 512} {(x1 - x0) / 256} {(y1 - y0) / 256}"
+            for c, (x0, y0, x1, y1) in zip(scene.class_ids, scene.boxes, strict=True)
+            if c < len(CLASSES) - 1  # the source labels no face-down tile
+        ]
+        (train / "labels" / f"{number}.txt").write_text("\n".join(lines))
+    return root
+
+
+def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_its_detector_on(
+    pool: synth.FacePool, tmp_path: Path
+):
+    import torch
+
+    from vision.detector import crop_tiles
+    from vision.training.__main__ import main
+    from vision.training.classification import train_classifier
+    from vision.training.detection import train_detector
+    from vision.training.export import export_models
+
+    data = _data_folder(tmp_path / "data")
+    torch.set_num_threads(1)
+    scenes, bank = _small_bank(pool, 8)
+    pictures = [Picture(encode(s.image), s.boxes) for s in scenes]
+    training = {
+        "version": "source",
+        "detector_steps": 900,
+        "detector_further_steps": [300],
+        "detector_spoilt_from": 1,
+        "detector_width": 8,
+        "classifier_steps": [500],
+        "classifier_further_steps": 200,
+        "classifier_width": 8,
+    }
+    source = tmp_path / "source"
+    export_models(
+        train_detector(pictures, pictures, steps=1, seed=0, batch=2, crop=96, width=8),
+        [train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)],
+        source,
+        256,
+        {"detector": {"threshold": 0.4}, "classifier": {"margin": 0.1}},
+        [scenes[0].image],
+        training,
+        np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes]),
+        0,
+    )
+    files = ["tile_detector.onnx", "tile_classifier.onnx"]
+    where = ["--data", str(data), "--work", str(tmp_path / "work"), "--printed-faces", "0", "--scenes", "2"]
+    where += ["--check-scenes", "1", "--threads", "1"]
+    # both taken as they are: copied byte for byte, described as the model describes them
+    out = tmp_path / "kept"
+    assert main([*where, "--out", str(out), "--det-from", str(source), "--cls-from", str(source)]) == 0
+    assert all((out / name).read_bytes() == (source / name).read_bytes() for name in files)
+    meta = json.loads((out / "model.json").read_text())["training"]
+    assert meta["detector_from"] == meta["classifiers_from"] == "source"
+    assert meta["detector_steps"] == 900 and meta["detector_further_steps"] == [300]
+    assert meta["detector_spoilt_from"] == 1 and meta["version"].endswith("-n2-900+300x500f200-w8-dw8-sp1")
+    # its detector trained on one stage more (spoilt, as the model's last one was), its classifier kept
+    out = tmp_path / "further"
+    argv = [*where, "--out", str(out), "--det-from", str(source), "--det-further", "1", "--cls-from", str(source)]
+    assert main(argv) == 0
+    assert (out / files[0]).read_bytes() != (source / files[0]).read_bytes()
+    assert (out / files[1]).read_bytes() == (source / files[1]).read_bytes()
+    meta = json.loads((out / "model.json").read_text())["training"]
+    assert meta["detector_further_steps"] == [300, 1] and meta["version"].endswith("-900+300+1x500f200-w8-dw8-sp1")
+    assert json.loads((tmp_path / "work" / "detector-further-2.json").read_text())["spoilt_from"] == 1

@@ -17,7 +17,8 @@ import platform
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="STAGE",
         help="detector stages from this one on (0: the first, of --det-steps; 1, 2 ...: those of --det-further) "
         "also train on windows spoilt as a phone camera spoils photos: out of focus, shaken, noised, saved as "
-        "rough JPEG (default: none)",
+        "rough JPEG (default: none; with --det-from, as that model's stages were)",
     )
     parser.add_argument(
         "--det-ignore-from",
@@ -97,16 +98,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="detector stages from this one on (numbered as for --det-spoil-from) learn neither way the heat on the "
         "tiles a training window shows but does not label: the faces a synthetic scene shows too obliquely, "
         "mostly hidden or cut by its edge, and the tiles the window cuts mostly off (default: none; they are "
-        "learnt as table)",
+        "learnt as table; with --det-from, as that model's stages were)",
     )
     parser.add_argument(
         "--det-from",
         type=Path,
         default=None,
         metavar="MODEL_DIR",
-        help="train on the detector of the model in this folder (its ONNX file, for a model whose torch weights are "
+        help="take the detector of the model in this folder (its ONNX file, for a model whose torch weights are "
         "gone) instead of training one from scratch: its stages stand for --det-steps and the first numbers of "
-        "--det-further, which are then that model's; give the stages to train on after them with --det-further",
+        "--det-further, which are then that model's; --det-further gives the stages to train on after them "
+        "(default: none, the detector as it is, to train classifiers for)",
     )
     parser.add_argument(
         "--det-threshold",
@@ -240,6 +242,16 @@ def _progress(bar: tqdm) -> Callable[[int, dict], None]:
     return update
 
 
+@contextmanager
+def _model_of(parser: argparse.ArgumentParser, option: str, folder: Path) -> Iterator[dict]:
+    """The ``model.json`` of the model in ``folder`` that ``option`` takes networks from; the command stops with
+    a usage error where there is none, or where the body reading it finds a field missing or of the wrong kind."""
+    try:
+        yield json.loads((folder / "model.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        parser.error(f"{option} {folder}: no model this project trained there ({exc})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -249,18 +261,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--det-further {' '.join(map(str, args.det_further))}: give 1 or more batches for each stage")
     args.det_taken = 0  # stages of --det-further trained in the model --det-from takes the detector of
     if args.det_from is not None:
-        if not args.det_further:
-            parser.error("--det-from trains on a model's detector: give --det-further too")
-        try:
-            source = json.loads((args.det_from / "model.json").read_text(encoding="utf-8"))
+        with _model_of(parser, "--det-from", args.det_from) as source:
             args.det_steps = int(source["training"]["detector_steps"])
             args.det_taken = len(source["training"]["detector_further_steps"])
             args.det_further = [*map(int, source["training"]["detector_further_steps"]), *args.det_further]
             args.det_width = int(source["training"]["detector_width"])
             args.det_file = args.det_from / source["detector"]["file"]
             args.det_source = str(source["version"])
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            parser.error(f"--det-from {args.det_from}: no model this project trained there ({exc})")
+            # the stages taken were trained as the model says, where the command is not told otherwise
+            if args.det_spoil_from is None:
+                args.det_spoil_from = source["training"].get("detector_spoilt_from")
+            if args.det_ignore_from is None:
+                args.det_ignore_from = source["training"].get("detector_ignored_from")
         if not args.det_file.is_file():
             parser.error(f"--det-from {args.det_from}: its model.json names a detector file it does not hold")
     for name, stage in (("--det-spoil-from", args.det_spoil_from), ("--det-ignore-from", args.det_ignore_from)):
@@ -283,16 +295,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--cls-further {args.cls_further}: give 0 (none) or more batches")
     args.cls_further_done = args.cls_further  # the batches the classifiers are trained further, here or before
     if args.cls_from is not None:
-        try:
-            source = json.loads((args.cls_from / "model.json").read_text(encoding="utf-8"))
+        with _model_of(parser, "--cls-from", args.cls_from) as source:
             args.cls_steps = list(source["training"]["classifier_steps"])
             args.cls_width = int(source["training"]["classifier_width"])
             args.cls_files = [args.cls_from / name for name in classifier_files(source)]
             args.cls_source = str(source["version"])
             if not args.cls_further:  # the classifiers as they are: their batches trained further are the model's
                 args.cls_further_done = int(source["training"]["classifier_further_steps"] or 0)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            parser.error(f"--cls-from {args.cls_from}: no model this project trained there ({exc})")
         if len(args.cls_files) != len(args.cls_steps) or not all(path.is_file() for path in args.cls_files):
             parser.error(f"--cls-from {args.cls_from}: its model.json names classifier files it does not hold")
     if (args.out / "model.json").exists() and not args.force:
@@ -602,7 +611,16 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
     crops_int8 = _int8_crops(real)
     try:
         meta = export_models(
-            detector, classifiers, args.out, DETECT_SIZE, settings, samples, training, crops_int8, kept_from=kept
+            detector,
+            classifiers,
+            args.out,
+            DETECT_SIZE,
+            settings,
+            samples,
+            training,
+            crops_int8,
+            kept_from=kept,
+            detector_from=args.det_from if args.det_taken == len(args.det_further) else None,  # nothing trained on
         )
     except ExportError as exc:
         print(f"error: {exc}; {args.out} is left as it was, the trained networks are in {args.work}", file=sys.stderr)

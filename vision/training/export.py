@@ -253,6 +253,7 @@ def export_models(
     crops: np.ndarray,
     min_agreement: float = MIN_INT8_AGREEMENT,
     kept_from: Path | None = None,
+    detector_from: Path | None = None,
 ) -> dict[str, Any]:
     """Write the ONNX files (the detector, each classifier: ``classifier_names``) and ``model.json`` into
     ``out_dir``; check each file against torch on real pictures (``samples``: RGB uint8 arrays) and random
@@ -260,33 +261,18 @@ def export_models(
     ``crops`` (real tile crops (N, 3, CROP, CROP) float32, as ``vision.detector.crop_tiles`` cuts them) and
     checked on the second half (``min_agreement``). With ``kept_from``, the model folder ``classifiers`` were
     read from (``classifier_from_onnx``) with nothing trained on them, its classifier files are copied instead,
-    byte for byte, with the figures of their export in its ``model.json``.
+    byte for byte, with the figures of their export in its ``model.json``; ``detector_from`` does the same for
+    the detector of the model folder ``detector`` was read from (``detector_from_onnx``) with nothing trained on it.
     The files are written to a folder of their own inside ``out_dir`` and moved into place only once every
     check has passed, so a failed export (ExportError) leaves a model already there as it was. Returns the
     description written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=".export-") as folder:
         staging = Path(folder)
-        det = DetectorExport(detector).eval()
-        det_path = staging / DETECTOR_FILE
-        _export(
-            det,
-            torch.zeros(1, 3, detect_size, detect_size),
-            det_path,
-            {
-                "input": "image",
-                "outputs": ["heat", "sides"],
-                "dynamic": {"image": {2: "height", 3: "width"}, "heat": {2: "h", 3: "w"}, "sides": {2: "h", 3: "w"}},
-            },
-        )
-        import cv2
-
-        rng = np.random.default_rng(0)
-        det_inputs = [
-            cv2.resize(s, (detect_size, detect_size)).transpose(2, 0, 1)[None].astype(np.float32) for s in samples[:3]
-        ]
-        det_inputs.append(rng.uniform(0, 255, (1, 3, detect_size, detect_size)).astype(np.float32))
-        det_diff = verify(det, det_path, det_inputs, atol=2e-3)
+        if detector_from is not None:
+            det_diff = _copy_detector(detector_from, staging)
+        else:
+            det_diff = _export_detector(detector, staging, detect_size, samples)
         files = classifier_names(len(classifiers))
         if kept_from is not None:
             cls_diff, int8 = _copy_classifiers(kept_from, staging, files)
@@ -313,6 +299,39 @@ def export_models(
         for name in set(replaced) - set(files):  # a replaced model's further classifiers
             (out_dir / name).unlink(missing_ok=True)
     return meta
+
+
+def _export_detector(detector: TileDetector, staging: Path, detect_size: int, samples: list[np.ndarray]) -> float:
+    """The detector exported into ``staging`` and checked against torch (``export_models``); the largest
+    difference from torch."""
+    import cv2
+
+    det = DetectorExport(detector).eval()
+    det_path = staging / DETECTOR_FILE
+    _export(
+        det,
+        torch.zeros(1, 3, detect_size, detect_size),
+        det_path,
+        {
+            "input": "image",
+            "outputs": ["heat", "sides"],
+            "dynamic": {"image": {2: "height", 3: "width"}, "heat": {2: "h", 3: "w"}, "sides": {2: "h", 3: "w"}},
+        },
+    )
+    rng = np.random.default_rng(0)
+    det_inputs = [
+        cv2.resize(s, (detect_size, detect_size)).transpose(2, 0, 1)[None].astype(np.float32) for s in samples[:3]
+    ]
+    det_inputs.append(rng.uniform(0, 255, (1, 3, detect_size, detect_size)).astype(np.float32))
+    return verify(det, det_path, det_inputs, atol=2e-3)
+
+
+def _copy_detector(source: Path, staging: Path) -> float:
+    """The detector file of the model in ``source`` copied into ``staging``, with the largest difference from
+    torch of its export as its ``model.json`` gives it."""
+    meta = json.loads((source / MODEL_JSON).read_text())
+    shutil.copyfile(source / meta["detector"]["file"], staging / DETECTOR_FILE)
+    return meta["export"]["max_diff_vs_torch"]["detector"]
 
 
 def _copy_classifiers(source: Path, staging: Path, files: list[str]) -> tuple[float, dict[str, Any]]:

@@ -862,6 +862,7 @@ def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_its_
     out = tmp_path / "kept"
     assert main([*where, "--out", str(out), "--det-from", str(source), "--cls-from", str(source)]) == 0
     assert all((out / name).read_bytes() == (source / name).read_bytes() for name in files)
+    assert not (tmp_path / "work" / "scenes.pkl").exists()  # nothing trains: no training scene is rendered
     meta = json.loads((out / "model.json").read_text())["training"]
     assert meta["detector_from"] == meta["classifiers_from"] == "source"
     assert meta["detector_steps"] == 900 and meta["detector_further_steps"] == [300]
@@ -872,6 +873,7 @@ def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_its_
     assert main(argv) == 0
     assert (out / files[0]).read_bytes() != (source / files[0]).read_bytes()
     assert (out / files[1]).read_bytes() == (source / files[1]).read_bytes()
+    assert (tmp_path / "work" / "scenes.pkl").exists()
     meta = json.loads((out / "model.json").read_text())["training"]
     assert meta["detector_further_steps"] == [300, 1] and meta["version"].endswith("-900+300+1x500f200-w8-dw8-sp1")
     assert json.loads((tmp_path / "work" / "detector-further-2.json").read_text())["spoilt_from"] == 1

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from tqdm import tqdm
 
-from vision.detector import classifier_files
+from vision.detector import MODEL_JSON, classifier_files
 from vision.training import CLASSIFIER_WIDTH, DETECTOR_WIDTH, SNAPSHOT_EVERY
 from vision.training.data import DataError
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
@@ -247,7 +247,7 @@ def _model_of(parser: argparse.ArgumentParser, option: str, folder: Path) -> Ite
     """The ``model.json`` of the model in ``folder`` that ``option`` takes networks from; the command stops with
     a usage error where there is none, or where the body reading it finds a field missing or of the wrong kind."""
     try:
-        yield json.loads((folder / "model.json").read_text(encoding="utf-8"))
+        yield json.loads((folder / MODEL_JSON).read_text(encoding="utf-8"))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         parser.error(f"{option} {folder}: no model this project trained there ({exc})")
 
@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.cls_further_done = int(source["training"]["classifier_further_steps"] or 0)
         if len(args.cls_files) != len(args.cls_steps) or not all(path.is_file() for path in args.cls_files):
             parser.error(f"--cls-from {args.cls_from}: its model.json names classifier files it does not hold")
-    if (args.out / "model.json").exists() and not args.force:
+    if (args.out / MODEL_JSON).exists() and not args.force:
         print(f"error: {args.out} already holds a model; pass --force to replace it", file=sys.stderr)
         return 2
     try:
@@ -409,7 +409,11 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         scene = (phone_renderer if rng.random() < args.phone_scenes else renderer).render(rng)
         return encode(scene.image), scene.boxes, scene.class_ids, scene.orientation, scene.unlabelled_boxes
 
-    scenes = _load_scenes(args, cache_key)
+    # networks taken and not trained on are copied as they are at the export: the training scenes are rendered
+    # only where a network trains, and the crops the classifiers train on cut only where any classifier trains
+    kept = args.cls_from if args.cls_from is not None and not args.cls_further else None
+    det_kept = args.det_from if args.det_from is not None and args.det_taken == len(args.det_further) else None
+    scenes = [] if kept is not None and det_kept is not None else _load_scenes(args, cache_key)
     if scenes is None:
         made = produce(render, args.scenes, args.workers)
         scenes = list(
@@ -474,9 +478,6 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             _save_stage(args, f"detector-further-{number}", further_key, further, snapshots)
         detector = further
 
-    # classifiers taken and not trained on are copied as they are at the export; the crops the classifiers train
-    # on are cut only where any classifier trains
-    kept = args.cls_from if args.cls_from is not None and not args.cls_further else None
     bank = _crop_bank(scenes, photos, crops, bank_rng) if kept is None else None
     shares = {0: 0.42, 1: 0.45, 2: 0.08, 3: 0.05}
     classifiers, stages = [], []
@@ -620,7 +621,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
             training,
             crops_int8,
             kept_from=kept,
-            detector_from=args.det_from if args.det_taken == len(args.det_further) else None,  # nothing trained on
+            detector_from=det_kept,
         )
     except ExportError as exc:
         print(f"error: {exc}; {args.out} is left as it was, the trained networks are in {args.work}", file=sys.stderr)

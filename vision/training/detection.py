@@ -158,8 +158,7 @@ def make_targets(
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         sx, sy = max(alpha * (x2 - x1) / 6, 0.3), max(alpha * (y2 - y1) / 6, 0.3)
         g = np.exp(-(((xs + 0.5 - cx) / sx) ** 2 + ((ys + 0.5 - cy) / sy) ** 2) / 2)
-        ci, cj = min(int(cy), n - 1), min(int(cx), n - 1)
-        g[ci, cj] = 1.0
+        g[min(int(cy), n - 1), min(int(cx), n - 1)] = 1.0
         heat = np.maximum(heat, g)
         area = (x2 - x1) * (y2 - y1)
         region = (g > 0.05) & (area < area_at)

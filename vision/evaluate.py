@@ -23,6 +23,9 @@ What is counted:
 - confusion pairs: a prediction of the wrong code on a labelled tile (IoU >= 0.5), counted as (label, prediction);
 - exact-hand accuracy over the images with exactly 13 or 14 labels: the multiset of predicted codes
   equals the labelled one;
+- the labelled tiles by size (``SIZE_BANDS``: the short side of the label's box in the picture read): how many
+  were found, given a wrong code or missed, which tells a model that lacks pixels (the small bands lose most)
+  from one that has not learnt a face (the large bands lose as much);
 - predictions that touch no labelled box at all (IoU < 0.1 with every label) are counted as
   ``unlabelled_predictions``: some photos have tiles nobody boxed. They are false positives unless
   ``ignore_unlabelled`` is set;
@@ -49,7 +52,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +74,9 @@ UNLABELLED_IOU = 0.1
 ON_UNLABELLED = 0.5
 #: Label counts of the images used for exact-hand accuracy.
 HAND_SIZES = (13, 14)
+#: Edges of the size bands of the report, in pixels: the short side of a labelled box in the picture read (a large
+#: JPEG is read at reduced scale, ``DECODE_SIDE``).
+SIZE_BANDS = (20, 28, 36, 48)
 
 
 class LabelError(ValueError):
@@ -256,6 +262,39 @@ class ClassFigures:
         }
 
 
+@dataclass
+class SizeBand:
+    """The labelled tiles whose box's short side is at least ``low`` and under ``high`` pixels (None: no upper
+    end), and what became of them."""
+
+    low: int
+    high: int | None
+    labels: int = 0
+    right: int = 0
+    wrong_code: int = 0
+
+    @property
+    def missed(self) -> int:
+        return self.labels - self.right - self.wrong_code
+
+    @property
+    def name(self) -> str:
+        if not self.low:
+            return f"under {self.high} px"
+        return f"{self.low} px and over" if self.high is None else f"{self.low}-{self.high} px"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "from": self.low,
+            "to": self.high,
+            "labels": self.labels,
+            "right": self.right,
+            "wrong_code": self.wrong_code,
+            "missed": self.missed,
+            "recall": round(self.right / self.labels, 4) if self.labels else None,
+        }
+
+
 def _ratio(num: int, den: int, empty_is_perfect: bool) -> float:
     if den:
         return num / den
@@ -280,6 +319,7 @@ class EvaluationReport:
     on_unlabelled_tiles: int = 0
     unreadable: list[str] = field(default_factory=list)
     detect_ms: list[float] = field(default_factory=list)
+    by_size: list[SizeBand] = field(default_factory=list)
 
     @property
     def precision(self) -> float:
@@ -320,6 +360,7 @@ class EvaluationReport:
             },
             "per_class": {c: f.to_json() for c, f in sorted(self.per_class.items(), key=lambda kv: _code_order(kv[0]))},
             "confusions": [{"label": t, "predicted": p, "count": n} for t, p, n in self.confusions],
+            "by_size": [band.to_json() for band in self.by_size],
             "unlabelled_predictions": self.unlabelled_predictions,
             "ignore_unlabelled": self.ignore_unlabelled,
             "on_unlabelled_tiles": self.on_unlabelled_tiles,
@@ -375,6 +416,15 @@ class EvaluationReport:
             lines.extend(f"  {tc:>4} -> {pc:<4} {n}" for tc, pc, n in self.confusions[:top_confusions])
             if len(self.confusions) > top_confusions:
                 lines.append(f"  ... and {len(self.confusions) - top_confusions} more pairs")
+        if any(band.labels for band in self.by_size):
+            lines.append("by tile size (the short side of the label):")
+            lines.append(f"  {'':>14}  {'labels':>7}  {'right':>7}  {'wrong code':>10}  {'missed':>7}  recall")
+            lines.extend(
+                f"  {band.name:>14}  {band.labels:7d}  {band.right:7d}  {band.wrong_code:10d}  {band.missed:7d}"
+                f"  {band.right / band.labels:.4f}"
+                for band in self.by_size
+                if band.labels
+            )
         if per_class and self.per_class:
             lines.append("per code:   support    prec  recall      F1")
             for code, f in sorted(self.per_class.items(), key=lambda kv: _code_order(kv[0])):
@@ -410,6 +460,7 @@ class Evaluation:
         self.images_without_labels = 0
         self.unreadable: list[str] = []
         self.detect_ms: list[float] = []
+        self._bands = [SizeBand(low, high) for low, high in zip((0, *SIZE_BANDS), (*SIZE_BANDS, None), strict=True)]
 
     def add(self, predicted: Detections, truth: GroundTruth) -> ImageMatch:
         """Score one image and add it to the totals."""
@@ -433,6 +484,14 @@ class Evaluation:
             self._cls(m.truth_codes[j]).fn += 1
         for k, j in m.confusions:
             self._confusions[(m.truth_codes[j], m.pred_codes[k])] += 1
+        right, wrong = {j for _, j in m.matches}, {j for _, j in m.confusions}
+        boxes = truth.boxes[m.truth_index].reshape(-1, 4)
+        sides = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        for j, side in enumerate(sides):
+            band = self._bands[int(np.searchsorted(SIZE_BANDS, side, side="right"))]
+            band.labels += 1
+            band.right += j in right
+            band.wrong_code += j in wrong
         self._hands_checked += m.hand_checked
         self._hands_exact += m.hand_exact
         return m
@@ -462,6 +521,7 @@ class Evaluation:
             on_unlabelled_tiles=self._on_unlabelled,
             unreadable=list(self.unreadable),
             detect_ms=list(self.detect_ms),
+            by_size=[replace(band) for band in self._bands],
         )
 
 

@@ -79,6 +79,30 @@ def test_figures_over_several_images():
     assert r.to_json()["errors"] == r.errors
 
 
+def test_labelled_tiles_are_counted_by_the_short_side_of_their_box():
+    small, edge, large = (0, 0, 12, 19.5), (30, 0, 50, 20), (60, 0, 110, 40)
+    ev = Evaluation()
+    ev.add(dets([("1m", edge, 0.9), ("3m", large, 0.9)]), truth([("1m", small), ("1m", edge), ("2m", large)]))
+    r = ev.report()
+    bands = {band.name: band for band in r.by_size}
+    assert list(bands) == ["under 20 px", "20-28 px", "28-36 px", "36-48 px", "48 px and over"]
+    assert (bands["under 20 px"].labels, bands["under 20 px"].missed) == (1, 1)  # the short side, 12, counts
+    assert (bands["20-28 px"].labels, bands["20-28 px"].right) == (1, 1)  # 20 is the band's lower end
+    assert (bands["36-48 px"].labels, bands["36-48 px"].wrong_code, bands["36-48 px"].missed) == (1, 1, 0)
+    assert sum(band.labels for band in r.by_size) == r.labels
+    assert r.to_json()["by_size"][2] == {
+        "from": 28,
+        "to": 36,
+        "labels": 0,
+        "right": 0,
+        "wrong_code": 0,
+        "missed": 0,
+        "recall": None,
+    }
+    text = r.format()
+    assert "by tile size" in text and "36-48 px" in text and "28-36 px" not in text  # empty bands are not printed
+
+
 def row(codes: str) -> list[tuple[str, tuple[float, float, float, float]]]:
     tiles = [codes[i : i + 2] for i in range(0, len(codes), 2)]
     return [(c, (i * 20.0, 0.0, i * 20.0 + 18, 24.0)) for i, c in enumerate(tiles)]

@@ -487,8 +487,8 @@ class Evaluation:
         right, wrong = {j for _, j in m.matches}, {j for _, j in m.confusions}
         boxes = truth.boxes[m.truth_index].reshape(-1, 4)
         sides = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-        for j, side in enumerate(sides):
-            band = self._bands[int(np.searchsorted(SIZE_BANDS, side, side="right"))]
+        for j, number in enumerate(np.searchsorted(SIZE_BANDS, sides, side="right")):
+            band = self._bands[number]
             band.labels += 1
             band.right += j in right
             band.wrong_code += j in wrong

@@ -82,6 +82,40 @@ def test_groups_further_apart_than_a_tile_or_the_concealed_tiles_are_not_joined(
     assert hand("12m _ 3m") == {"concealed": ["1m", "2m"], "melds": [], "win_tile": "3m", "flowers": []}
 
 
+def test_a_winning_tile_laid_against_the_meld_beside_it_is_told_apart():
+    # the gap between the winning tile and the meld is not seen: the group set apart is no meld, but melds after
+    # its first tile
+    layout = read_layout(scene("123m456p789s1z _ 1z234s"))
+    assert layout.hand["win_tile"] == "1z"
+    assert layout.hand["melds"] == [{"type": "chow", "tiles": ["2s", "3s", "4s"], "open": True}]
+    assert layout.hand["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]
+    assert layout.warnings == [
+        "1z lies against the meld beside it: took it as the winning tile, set apart at the right of the concealed tiles"
+    ]
+    # a group of a tile and a meld to the left of the concealed tiles stays what it was
+    left = read_layout(scene("1z234s _ 123m456p789s1z _ 1z"))
+    assert left.hand["melds"] == [] and left.hand["win_tile"] == "1z"
+
+
+@pytest.mark.parametrize("gap", [0.25, 0.3])
+def test_a_meld_parted_from_the_concealed_tiles_by_a_narrow_gap_is_a_meld(gap):
+    # perspective narrows the gap before a meld under GAP; the widest of the row by far, it still parts it
+    layout = read_layout(scene("123m456p789s1z1z _ 777z", gap=gap))
+    assert layout.hand["melds"] == [{"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True}]
+    assert layout.hand["win_tile"] == "1z" and len(layout.hand["concealed"]) == 10
+    # the winning tile's own gap, as narrow, does not hide it
+    layout = read_layout(scene("123m456p789s1z _ 1z _ 7777z", gap=gap))
+    assert layout.hand["melds"] == [{"type": "kong", "tiles": ["7z"] * 4, "open": True}]
+    assert layout.hand["win_tile"] == "1z"
+
+
+def test_a_meld_shape_ending_the_concealed_tiles_stays_concealed_without_a_wider_gap():
+    for text, gap in (("123m456p789s1z1z _ 777z", 0.1), ("123m456p7s _ 8s9s _ 1z1z _ 777z", 0.25)):
+        layout = read_layout(scene(text, gap=gap))
+        assert layout.hand["melds"] == [], text
+        assert len(layout.hand["concealed"]) == 13
+
+
 def test_melds_in_a_second_row():
     h = hand("234s 777z _ 5555m / 123m456p1z _ 1z")
     assert h["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "1z"]

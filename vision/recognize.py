@@ -31,6 +31,12 @@ DECODE_SIDE = 2000
 #: The shortest side of a picture the model is asked to read; smaller ones are refused (``too_small``).
 MIN_SIDE = 32
 
+#: A tile read face down that the layout leaves out (no end of a concealed kong, no blank face among the
+#: concealed tiles) is dropped where it scores under this: most are a tile's body, not a tile (the coloured back
+#: layer of flat tiles seen from the side, the tops of standing tiles). Chosen on the rendered phone photos of
+#: seeds 777 and 778 (MODEL_CARD.md, "Weak face-down tiles the layout leaves out").
+STRAY_BACK_SCORE = 0.5
+
 _default_model: Any = None
 _default_lock = threading.Lock()
 
@@ -169,10 +175,18 @@ def recognize(
 
 def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
     """The recognition of tiles already found (boxes in the photo's pixels): duplicates dropped, the layout
-    read (each tile takes the code the hand reads it as: ``vision.layout``, step 6), low-confidence tiles
-    warned about. ``timings_ms`` is left empty."""
+    read (each tile takes the code the hand reads it as: ``vision.layout``, step 6), the face-down tiles it
+    leaves out dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them),
+    low-confidence tiles warned about. ``timings_ms`` is left empty."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections)
+    left_out = [i for g in layout.groups if g.role == "ignored" for i in g.tiles]
+    stray = np.zeros(len(detections), bool)
+    stray[left_out] = True
+    stray &= np.asarray(detections.face_down, bool) & (np.asarray(detections.scores) < STRAY_BACK_SCORE)
+    if stray.any():
+        detections = detections.subset(~stray)
+        layout = read_layout(detections)
     tiles = [
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
         for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)

@@ -105,6 +105,22 @@ def test_a_tile_the_hand_reads_as_a_blank_face_carries_that_code():
     assert rec.hand["concealed"].count("5z") == 3
 
 
+def test_a_weak_face_down_tile_the_hand_leaves_out_is_dropped_but_a_concealed_kongs_end_is_kept():
+    # a face-down tile on its own in a second row (a tile's side read as its back), and a concealed kong
+    det = scene("back / 123m456p1z _ 1z _ back7z7zback")
+    assert det.codes[0] == "back"
+    det.scores[[0, -1, -4]] = 0.4  # the stray one and both ends of the kong
+    rec = from_detections(det, 1000, 1000)
+    assert len(rec.tiles) == len(det) - 1
+    assert [t.code for t in rec.tiles].count("back") == 2
+    assert rec.hand["melds"] == [{"type": "kong", "tiles": ["7z"] * 4, "open": False}]
+    assert not any("face-down tile" in w for w in rec.warnings)
+    det.scores[0] = 0.6  # surer: kept, and left out of the hand with a warning
+    rec = from_detections(det, 1000, 1000)
+    assert len(rec.tiles) == len(det)
+    assert any("face down" in w and "left out" in w for w in rec.warnings)
+
+
 def grey() -> np.ndarray:
     return np.full((900, 1200, 3), 128, np.uint8)
 

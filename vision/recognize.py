@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy as np
 from vision.annotate import LOW_SCORE
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, drop_duplicates, read_layout
-from vision.types import Detections
+from vision.types import CLASS_INDEX, Detections
 
 #: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
 DECODE_SIDE = 2000
@@ -196,6 +197,24 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
         listed = ", ".join(f"{t.code} ({t.score:.2f})" for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
         warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")
     return Recognition(name, width, height, tiles, layout.hand, warnings + layout.warnings, {}, layout.groups)
+
+
+def as_recognized(model: Any) -> Callable[[np.ndarray], Detections]:
+    """A detector for ``vision.evaluate.evaluate_folder`` that gives the tiles as ``recognize`` reports them: the
+    model's tiles after the layout (``from_detections``: duplicates dropped, blank faces read ``5z``, stray
+    face-down tiles dropped), so that an evaluation measures what a user gets."""
+
+    def detect(rgb: np.ndarray) -> Detections:
+        h, w = rgb.shape[:2]
+        tiles = from_detections(model.detect(rgb), w, h).tiles
+        return Detections(
+            np.array([t.box for t in tiles], np.float32).reshape(-1, 4),
+            np.array([t.score for t in tiles], np.float32),
+            np.array([CLASS_INDEX[t.code] for t in tiles], np.int64),
+            np.array([t.rotated for t in tiles], bool),
+        )
+
+    return detect
 
 
 def _detect(decoded: DecodedImage, model: Any, timings: dict[str, float]) -> Detections:

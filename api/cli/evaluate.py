@@ -3,6 +3,7 @@
 mjscan evaluate --images valid/images --labels valid/labels --classes classes.json
 mjscan evaluate --images DIR --labels DIR --classes classes.json --errors errors/ --json
 mjscan evaluate --images set/images --labels set/labels --classes set/classes.json --unlabelled set/unlabelled
+mjscan evaluate --images DIR --labels DIR --classes classes.json --as-recognized   # what `recognize` reports
 """
 
 from __future__ import annotations
@@ -37,11 +38,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "unlabelled/): a prediction on one and on no labelled tile counts neither way",
     )
     p.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by path)")
+    p.add_argument(
+        "--as-recognized",
+        action="store_true",
+        help="score the tiles as `mjscan recognize` reports them (after the hand's layout: blank faces read as 5z, "
+        "stray face-down tiles dropped) instead of the detector's",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.detector import ModelError, ModelNotFoundError, TileModel
     from vision.evaluate import LabelError, evaluate_folder, read_classes
+    from vision.recognize import as_recognized
 
     for folder, what in ((args.images, "--images"), (args.labels, "--labels")):
         if not folder.is_dir():
@@ -55,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         report = evaluate_folder(
-            model.detect,
+            as_recognized(model) if args.as_recognized else model.detect,
             args.images,
             args.labels,
             args.classes,

@@ -119,6 +119,17 @@ def test_evaluate_missing_model_and_bad_folders_are_one_line(tmp_path, capsys):
     assert capsys.readouterr().err == f"mjscan evaluate: unlabelled folder {tmp_path / 'no'} does not exist\n"
 
 
+def test_evaluate_can_score_the_tiles_as_recognized(capsys):
+    classes = str(SAMPLE / "classes.json")
+    args = ["evaluate", "--images", str(SAMPLE / "images"), "--labels", str(SAMPLE / "labels"), "--classes", classes]
+    assert main([*args, "--json"]) == 0
+    detected = json.loads(capsys.readouterr().out)
+    assert main([*args, "--json", "--as-recognized"]) == 0
+    recognized = json.loads(capsys.readouterr().out)
+    assert recognized["labels"] == detected["labels"] > 0
+    assert recognized["f1"] == pytest.approx(detected["f1"], abs=0.02)
+
+
 @pytest.mark.parametrize(
     "text",
     ["1f 123m456p1z _ 1z _ 4s>56s _ back7z7zback", "123m456p789s11z55z _ 5z", "123m456p789s1z _ 1z / 2p2p>^2p"],

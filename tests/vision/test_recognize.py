@@ -5,6 +5,7 @@ so everything around the model runs for real."""
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -14,8 +15,8 @@ from scenes import scene
 
 import vision
 from vision.annotate import GREEN, RED, Box, annotate_image, annotate_jpeg, draw_boxes, place_tags
-from vision.recognize import DECODE_SIDE, detect_photo, from_detections, recognize
-from vision.types import CLASS_INDEX, Detections
+from vision.recognize import DECODE_SIDE, as_recognized, detect_photo, from_detections, recognize
+from vision.types import CLASS_INDEX, CLASSES, Detections
 
 
 def test_recognition_json_has_the_contract_fields():
@@ -119,6 +120,16 @@ def test_a_weak_face_down_tile_the_hand_leaves_out_is_dropped_but_a_concealed_ko
     rec = from_detections(det, 1000, 1000)
     assert len(rec.tiles) == len(det)
     assert any("face down" in w and "left out" in w for w in rec.warnings)
+
+
+def test_an_evaluation_as_recognized_scores_the_codes_the_hand_reads():
+    det = scene("back / 123m4pback6p789s11z55z _ 5z")  # a stray face-down tile, and a blank face in the row
+    det.scores[0] = 0.4
+    read = as_recognized(SimpleNamespace(detect=lambda rgb: det))
+    got = read(np.zeros((1000, 1000, 3), np.uint8))
+    codes = [CLASSES[c] for c in got.class_ids]
+    assert len(got) == len(det) - 1 and "back" not in codes and codes.count("5z") == 4
+    assert np.array_equal(got.boxes, det.boxes[1:])
 
 
 def grey() -> np.ndarray:

@@ -522,7 +522,7 @@ class _Reader:
                 lone.append(g[0])
             elif self._add_melds(g):
                 continue
-            elif core is not None and k > core and self.win is None and self._win_before_melds(g):
+            elif core is not None and k > core and self.win is None and self._add_melds_after_win(g):
                 self.win = g[0]
                 self.warnings.append(
                     f"{self.codes[g[0]]} lies against the meld beside it: took it as the winning tile, "
@@ -646,10 +646,10 @@ class _Reader:
                 return cut
         return None
 
-    def _win_before_melds(self, g: list[int]) -> bool:
-        """A group that is no meld but melds after its first tile, an unmarked one: the winning tile set apart
-        at the right of the concealed tiles with no gap seen before the melds beside it (perspective narrows
-        the gap). Adds the melds."""
+    def _add_melds_after_win(self, g: list[int]) -> bool:
+        """Add the melds of a group that is no meld but melds after its first tile, an unmarked one (the winning
+        tile set apart at the right of the concealed tiles with no gap seen before the melds beside it:
+        perspective narrows the gap); whether it did."""
         return not self._marked(g[:1]) and self._add_melds(g[1:])
 
     def _peel(self, g: list[int]) -> list[list[int]]:

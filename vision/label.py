@@ -66,6 +66,10 @@ MANIFEST = STATE / "written.json"
 MIN_SIDE = 1.0
 #: Label Studio's URL prefix for files served from its local storage (LOCAL_FILES_DOCUMENT_ROOT).
 LS_LOCAL_FILES = "/data/local-files/?d="
+#: How a photo's tiles are settled before they are written, kept in its record: "recognize" for the tiles as
+#: ``mjscan recognize`` reports them (``ModelDetector``). Records from before it named this, which wrote the
+#: model's raw tiles, are out of date, so ``--resume`` labels those photos again.
+TILES_AS = "recognize"
 
 
 class LabelError(ValueError):
@@ -130,7 +134,7 @@ class LabelJob:
 
     def settings(self, model_version: str) -> dict[str, Any]:
         """What a photo's record depends on: a record made with other settings is not up to date."""
-        return {"model": model_version, "min_score": self.min_score}
+        return {"model": model_version, "min_score": self.min_score, "tiles": TILES_AS}
 
 
 @dataclass
@@ -379,7 +383,9 @@ class DetectorFactory(Protocol):
 class ModelDetector:
     """The Detector factory of the ONNX tile model: each photo is decoded and read as ``mjscan recognize``
     reads it (``vision.recognize.detect_photo``: EXIF orientation, at most ``max_pixels``, a large JPEG
-    decoded at reduced scale), with one ``vision.detector.TileModel`` session per worker."""
+    decoded at reduced scale), with one ``vision.detector.TileModel`` session per worker, and its tiles
+    given as ``mjscan recognize`` gives them (``vision.recognize.settle``: a tile boxed twice once, a blank
+    face read face down as ``5z``, stray face-down tiles dropped)."""
 
     model_dir: Path | None = None
     max_pixels: int = DEFAULT_MAX_PIXELS
@@ -396,13 +402,14 @@ class ModelDetector:
     def __call__(self, threads: int | None = None) -> Detector:
         """Load the model (``threads`` onnxruntime threads) and return the Detector that uses it."""
         from vision.detector import TileModel
-        from vision.recognize import detect_photo
+        from vision.recognize import detect_photo, settle
 
         model = TileModel(self.model_dir, threads=threads)
         max_pixels = self.max_pixels
 
         def detect(path: Path) -> tuple[int, int, Detections]:
-            return detect_photo(path, model, max_pixels=max_pixels)
+            width, height, detections = detect_photo(path, model, max_pixels=max_pixels)
+            return width, height, settle(detections)[0]
 
         return detect
 

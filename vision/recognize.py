@@ -23,8 +23,8 @@ import numpy as np
 
 from vision.annotate import LOW_SCORE
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
-from vision.layout import Group, drop_duplicates, read_layout
-from vision.types import CLASS_INDEX, Detections
+from vision.layout import Group, Layout, drop_duplicates, read_layout
+from vision.types import CLASS_INDEX, CLASSES, Detections
 
 #: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
 DECODE_SIDE = 2000
@@ -174,11 +174,11 @@ def recognize(
     return recognition
 
 
-def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
-    """The recognition of tiles already found (boxes in the photo's pixels): duplicates dropped, the layout
-    read (each tile takes the code the hand reads it as: ``vision.layout``, step 6), the face-down tiles it
-    leaves out dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them),
-    low-confidence tiles warned about. ``timings_ms`` is left empty."""
+def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
+    """The tiles found (boxes in the photo's pixels) as ``recognize`` reports them, with their layout and the
+    warnings so far: duplicates dropped, the layout read (each tile takes the code the hand reads it as:
+    ``vision.layout``, step 6, a face-down blank face becoming ``5z``), the face-down tiles it leaves out
+    dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them)."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections)
     left_out = [i for g in layout.groups if g.role == "ignored" for i in g.tiles]
@@ -188,9 +188,20 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
     if stray.any():
         detections = detections.subset(~stray)
         layout = read_layout(detections)
+    class_ids = np.array([CLASS_INDEX[code] for code in layout.codes], np.int64)
+    face_down = np.asarray(detections.face_down, bool) & (class_ids == CLASS_INDEX["back"])
+    return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings
+
+
+def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
+    """The recognition of tiles already found (boxes in the photo's pixels), settled as ``settle`` settles them,
+    low-confidence tiles warned about. ``timings_ms`` is left empty."""
+    detections, layout, warnings = settle(detections)
     tiles = [
-        Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
-        for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
+        Tile(CLASSES[c], (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
+        for c, b, s, r in zip(
+            detections.class_ids, detections.boxes, detections.scores, detections.rotated, strict=True
+        )
     ]
     unsure = sorted((t for t in tiles if t.score < LOW_SCORE), key=lambda t: t.score)
     if unsure:
@@ -200,19 +211,11 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
 
 
 def as_recognized(model: Any) -> Callable[[np.ndarray], Detections]:
-    """A detector for ``vision.evaluate.evaluate_folder`` that gives the tiles as ``recognize`` reports them: the
-    model's tiles after the layout (``from_detections``: duplicates dropped, blank faces read ``5z``, stray
-    face-down tiles dropped), so that an evaluation measures what a user gets."""
+    """A detector for ``vision.evaluate.evaluate_folder`` that gives the tiles as ``recognize`` reports them
+    (``settle``), so that an evaluation measures what a user gets."""
 
     def detect(rgb: np.ndarray) -> Detections:
-        h, w = rgb.shape[:2]
-        tiles = from_detections(model.detect(rgb), w, h).tiles
-        return Detections(
-            np.array([t.box for t in tiles], np.float32).reshape(-1, 4),
-            np.array([t.score for t in tiles], np.float32),
-            np.array([CLASS_INDEX[t.code] for t in tiles], np.int64),
-            np.array([t.rotated for t in tiles], bool),
-        )
+        return settle(model.detect(rgb))[0]
 
     return detect
 

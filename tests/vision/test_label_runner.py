@@ -4,6 +4,7 @@ is overwritten, and bad jobs get a clear message (command line included)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from scenes import scene
 from test_label_support import BAD, PHOTOS, TableDetector, contents, make_folder
 from test_label_support import fingerprint as tree
 
@@ -22,7 +24,7 @@ from api.cli import label as label_cli
 from api.cli import main
 from vision import label
 from vision.detector import DEFAULT_MODEL_DIR
-from vision.label import LabelError, LabelJob, Summary, label_folder
+from vision.label import LabelError, LabelJob, ModelDetector, Summary, label_folder
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "hk-sample" / "images"
 
@@ -272,3 +274,15 @@ def test_cli_with_the_tile_model_round_trips_through_mjscan_evaluate(tmp_path: P
     assert main([*argv, "--classes", str(out / "classes.json"), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["labels"] == summary["tiles_total"] and report["f1"] == pytest.approx(1.0)
+
+
+def test_the_model_detector_gives_the_tiles_as_recognize_reports_them(monkeypatch, tmp_path: Path):
+    # a stray face-down tile (a tile's side), and a blank face read face down in the concealed row
+    found = scene("back / 123m4pback6p789s11z55z _ 5z")
+    found.scores[0] = 0.4
+    recognize_module = importlib.import_module("vision.recognize")
+    monkeypatch.setattr(recognize_module, "detect_photo", lambda path, model, max_pixels: (1000, 1000, found))
+    width, height, got = ModelDetector()(threads=1)(tmp_path / "hand.jpg")
+    assert (width, height) == (1000, 1000)
+    assert len(got) == len(found) - 1 and "back" not in got.codes and got.codes.count("5z") == 4
+    assert not got.face_down.any()

@@ -24,7 +24,7 @@ import numpy as np
 from vision.annotate import LOW_SCORE
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, Layout, drop_duplicates, read_layout
-from vision.types import CLASS_INDEX, CLASSES, Detections
+from vision.types import CLASS_INDEX, Detections
 
 #: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
 DECODE_SIDE = 2000
@@ -198,10 +198,8 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
     low-confidence tiles warned about. ``timings_ms`` is left empty."""
     detections, layout, warnings = settle(detections)
     tiles = [
-        Tile(CLASSES[c], (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
-        for c, b, s, r in zip(
-            detections.class_ids, detections.boxes, detections.scores, detections.rotated, strict=True
-        )
+        Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
+        for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
     ]
     unsure = sorted((t for t in tiles if t.score < LOW_SCORE), key=lambda t: t.score)
     if unsure:

@@ -156,6 +156,35 @@ def test_a_tile_stacked_on_a_sideways_tile_makes_an_added_kong():
 def test_four_equal_tiles_set_apart_are_a_kong():
     (kong,) = hand(FULL + " _ 8888s")["melds"]
     assert kong == {"type": "kong", "tiles": ["8s"] * 4, "open": True}
+    # evenly spread (perspective opens the gaps): still one kong, not a pung and a tile beside it
+    (spread,) = hand(FULL + " _ 8s _ 8s _ 8s _ 8s")["melds"]
+    assert spread == kong
+
+
+def test_a_sideways_tile_seen_from_low_down_keeps_its_kong_whole():
+    # every tile lies flat, seen from low down: boxes 26 x 16 a pixel apart, the kong's claimed tile 34 x 13; sized
+    # by the row's proportions the sideways tile looked as long as the others, and the gap before it wide
+    # enough to part the kong into a pung and a tile
+    boxes = [(27.0 * k, 0.0, 27.0 * k + 26, 16.0) for k in range(10)] + [(284.0, 0.0, 310.0, 16.0)]
+    boxes += [
+        (345.0, 0.0, 371.0, 16.0),
+        (372.0, 0.0, 398.0, 16.0),
+        (399.0, 0.0, 425.0, 16.0),
+        (426.0, 3.0, 460.0, 16.0),
+    ]
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "5z", "1p", "1p", "1p", "1p"]
+    det = Detections(
+        np.array(boxes, np.float32),
+        np.full(len(boxes), 0.9, np.float32),
+        np.array([CLASS_INDEX[c] for c in codes], np.int64),
+        np.arange(len(boxes)) == len(boxes) - 1,
+    )
+    layout = read_layout(det)
+    assert layout.hand["melds"] == [
+        {"type": "kong", "tiles": ["1p"] * 4, "open": True, "called": "1p", "from": "right"}
+    ]
+    assert layout.hand["win_tile"] == "5z" and len(layout.hand["concealed"]) == 10
+    assert layout.warnings == []
 
 
 def test_melds_laid_side_by_side_without_a_gap_are_split_by_shape():

@@ -161,6 +161,28 @@ def test_four_equal_tiles_set_apart_are_a_kong():
     assert spread == kong
 
 
+def test_a_meld_lying_flat_in_front_of_standing_tiles_is_a_row_of_its_own():
+    # seen from low down, a pung lying flat in front of the first standing tiles has its centres near theirs
+    # across the row: one row by the split across, in which the flat tiles overlap the standing ones
+    boxes = [(31.0 * k, 0.0, 31.0 * k + 30, 40.0) for k in range(10)] + [(330.0, 0.0, 360.0, 40.0)]
+    boxes += [(5.0 + 31 * k, 30.0, 35.0 + 31 * k, 48.0) for k in range(3)]
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "5z", "7z", "7z", "7z"]
+    det = Detections(
+        np.array(boxes, np.float32),
+        np.full(len(boxes), 0.9, np.float32),
+        np.array([CLASS_INDEX[c] for c in codes], np.int64),
+        np.zeros(len(boxes), bool),
+    )
+    layout = read_layout(det)
+    assert layout.hand == {
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"],
+        "melds": [{"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True}],
+        "win_tile": "5z",
+        "flowers": [],
+    }
+    assert layout.warnings == []
+
+
 def test_a_sideways_tile_seen_from_low_down_keeps_its_kong_whole():
     # every tile lies flat, seen from low down: boxes 26 x 16 a pixel apart, the kong's claimed tile 34 x 13; sized
     # by the row's proportions the sideways tile looked as long as the others, and the gap before it wide

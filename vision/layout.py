@@ -6,13 +6,16 @@
    along their short side); which way is "right" comes from the way the faces are turned, and where they
    do not agree, from the picture's own left to right, unless the other way leaves fewer doubts (a tile
    set apart on the right, as the winning tile is, instead of the left);
-2. tiles whose centres lie on one line across that direction form a row; the concealed row is the one with
-   the most tiles in groups that are no meld (then the one with the most tiles, then the one nearest the
-   player);
+2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
+   by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
+   concealed row is the one with the most tiles in groups that are no meld (then the one with the most tiles,
+   then the one nearest the player);
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
    sideways tile (an added kong) joins the group of the tile under it; neighbouring groups that are no meld
    each but one together, less than a tile apart, are one group (a slanted view, a steep perspective or flat
-   tiles beside standing ones open gaps inside melds), the concealed tiles excepted;
+   tiles beside standing ones open gaps inside melds; of joins with gaps alike, the longer meld), the concealed
+   tiles excepted. A tile lying sideways in a row near the picture's axes is as long along it as its box says;
+   the others take the share of their box that the row's proportions give;
 4. groups set apart, and groups in another row, are exposed melds when they have a meld's shape: 3 tiles in
    a chow (consecutive, one suit) or pung, 4 equal tiles a kong, 4 tiles with face-down ones among equal
    faces a concealed kong. A tile turned sideways marks the claimed tile; its place says from whom: the
@@ -411,12 +414,12 @@ class _Geometry:
         rows: list[list[int]] = []
         for row in self.rows:
             if len(row) >= 4 and self._overlaps(row):
-                across = sorted(row, key=lambda i: self.t[i])
-                steps = np.diff(self.t[across])
+                by_across = sorted(row, key=lambda i: self.t[i])
+                steps = np.diff(self.t[by_across])
                 k = int(np.argmax(steps))
                 far, near = (  # t grows towards the player
-                    sorted(across[: k + 1], key=lambda i: self.s[i]),
-                    sorted(across[k + 1 :], key=lambda i: self.s[i]),
+                    sorted(by_across[: k + 1], key=lambda i: self.s[i]),
+                    sorted(by_across[k + 1 :], key=lambda i: self.s[i]),
                 )
                 if steps[k] >= PART_STEP * float(np.median(self.across[row])) and not (
                     self._overlaps(far) or self._overlaps(near)
@@ -623,8 +626,8 @@ class _Reader:
     def _mend(self, groups: list[list[int]], kept: list[int] | None = None) -> list[list[int]]:
         """Neighbouring groups (two to four) that are no meld each but one together, parted by gaps narrower
         than ``MEND_GAP`` tiles, joined, the narrowest gaps first and longer melds before shorter ones
-        (``MEND_LONGER``) (a slanted view or a steep perspective can
-        open gaps inside a meld); ``kept`` (the concealed tiles) is joined to nothing."""
+        (``MEND_LONGER``): a slanted view or a steep perspective can open gaps inside a meld. ``kept`` (the
+        concealed tiles) is joined to nothing."""
         groups = list(groups)
         known: dict[tuple[int, ...], bool] = {}
 

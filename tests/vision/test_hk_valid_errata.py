@@ -47,27 +47,24 @@ def codes(path: Path) -> list[str]:
 
 def test_the_shipped_errata_mend_the_sample_photos_they_name(valid, tmp_path):
     shipped = errata.read_errata(errata.ERRATA)
-    assert len(shipped) == 27 and sum(e.line is None for e in shipped) == 7
+    assert len(shipped) == 138 and sum(e.fix == errata.DROP for e in shipped) == 1
     mine = [e for e in shipped if e.photo in SOURCE_NAMES.values()]
     # the label errors datasets/README.md names: the autumn labelled 8f, the 2m labelled 3m, the 4p labelled 5p
     assert sorted((e.label, e.fix) for e in mine) == [("3m", "2m"), ("5p", "4p"), ("8f", "7f")]
     counts = errata.mend(valid, CLASSES, mine, tmp_path / "out")
-    assert counts == {"photos": 4, "left out": 0, "mended": 3, "dropped": 0}
+    assert counts == {"photos": 4, "mended": 3, "dropped": 0}
     before = codes(valid / "labels" / f"{SOURCE_NAMES['row-flower']}.txt")
     after = codes(tmp_path / "out" / "labels" / f"{SOURCE_NAMES['row-flower']}.txt")
     assert [(a, b) for a, b in zip(before, after, strict=True) if a != b] == [("8f", "7f")]
     assert (tmp_path / "out" / "images" / f"{SOURCE_NAMES['grid']}.jpg").resolve().is_file()
 
 
-def test_a_label_dropped_and_a_photo_left_out(valid, tmp_path):
-    flower, meld = SOURCE_NAMES["row-flower"], SOURCE_NAMES["table-meld-row"]
+def test_a_second_label_on_a_tile_is_dropped(valid, tmp_path):
+    meld = SOURCE_NAMES["table-meld-row"]
     first = codes(valid / "labels" / f"{meld}.txt")[0]
-    rows = [errata.Erratum(meld, 1, first, errata.DROP), errata.Erratum(flower, None, "1p", errata.DROP)]
-    counts = errata.mend(valid, CLASSES, rows, tmp_path / "out")
-    assert counts == {"photos": 3, "left out": 1, "mended": 0, "dropped": 1}
+    counts = errata.mend(valid, CLASSES, [errata.Erratum(meld, 1, first, errata.DROP)], tmp_path / "out")
+    assert counts == {"photos": 4, "mended": 0, "dropped": 1}
     assert codes(tmp_path / "out" / "labels" / f"{meld}.txt") == codes(valid / "labels" / f"{meld}.txt")[1:]
-    assert not (tmp_path / "out" / "labels" / f"{flower}.txt").exists()
-    assert not (tmp_path / "out" / "images" / f"{flower}.jpg").exists()
 
 
 def test_an_erratum_the_source_does_not_match_writes_nothing(valid, tmp_path):
@@ -94,7 +91,10 @@ def test_the_command_refuses_a_folder_with_files_and_a_file_that_is_no_errata(va
     assert "expected the columns" in capsys.readouterr().err
     bad.write_text("photo,line,label,fix\nx,,3m,2m\n")
     assert errata.main(["--valid", str(valid), "--errata", str(bad), "--out", str(tmp_path / "new")]) == 2
-    assert "whole photo can only drop it" in capsys.readouterr().err
+    assert "is not a line number" in capsys.readouterr().err
+    bad.write_text("photo,line,label,fix\nx,3,3m,3q\n")
+    assert errata.main(["--valid", str(valid), "--errata", str(bad), "--out", str(tmp_path / "new")]) == 2
+    assert "are tile codes" in capsys.readouterr().err and not (tmp_path / "new").exists()
 
 
 def test_the_command_writes_the_mended_set(valid, tmp_path, capsys):
@@ -102,5 +102,5 @@ def test_the_command_writes_the_mended_set(valid, tmp_path, capsys):
     rows.write_text(f"photo,line,label,fix,what\n{SOURCE_NAMES['table-meld-row']},9,3m,2m,a 2m\n")
     assert errata.main(["--valid", str(valid), "--errata", str(rows), "--out", str(tmp_path / "new")]) == 0
     printed = capsys.readouterr().out
-    assert "4 photos" in printed and "1 labels mended, 0 dropped; 0 photos left out" in printed
+    assert "4 photos" in printed and "1 labels mended, 0 dropped" in printed
     assert codes(tmp_path / "new" / "labels" / f"{SOURCE_NAMES['table-meld-row']}.txt")[8] == "2m"

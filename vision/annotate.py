@@ -1,9 +1,9 @@
 """Drawing a recognition on its photo, readable on a phone screen.
 
 ``annotate_image(rgb, recognition)`` returns the picture (at most ``max_side`` pixels on its long side) with
-each tile's box and code, low-confidence tiles dashed in red with a "?", each meld outlined and named, the
-winning tile marked and optional text lines (for example the scoring patterns) in a panel below the photo
-(added to the picture, so it never hides a tile).
+each tile's box and code, low-confidence tiles dashed in red with a "?", face-down tiles and tiles far from the
+hand (left out of it) in grey, each meld outlined and named, the winning tile marked and optional text lines (for
+example the scoring patterns) in a panel below the photo (added to the picture, so it never hides a tile).
 ``annotate_jpeg`` gives the same as JPEG bytes. Both are pure functions of the picture and the recognition.
 ``draw_boxes`` is the primitive underneath, also used for the error pictures of ``vision.evaluate``.
 """
@@ -90,7 +90,9 @@ def annotate_image(
     for i, tile in enumerate(recognition.tiles):
         unsure = tile.score < low_score
         role = roles.get(i, "")
-        color = RED if unsure else PINK if role == "flower" else GREY if tile.code == "back" else GREEN
+        color = (
+            RED if unsure else PINK if role == "flower" else GREY if tile.code == "back" or role == "apart" else GREEN
+        )
         text = tile.code + ("?" if unsure else "")
         if role == "win":
             boxes.append(_scaled(tile.box, scale, "WIN " + text, RED if unsure else GOLD, unsure, 2.0))

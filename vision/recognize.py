@@ -79,7 +79,7 @@ class Recognition:
     groups: list[Group] = field(default_factory=list)
 
     def roles(self) -> dict[int, str]:
-        """Tile index -> its role (``concealed``, ``win``, ``meld``, ``flower``, ``ignored``)."""
+        """Tile index -> its role (``concealed``, ``win``, ``meld``, ``flower``, ``ignored``, ``apart``)."""
         return {i: g.role for g in self.groups for i in g.tiles}
 
     def to_json(self) -> dict[str, Any]:

@@ -183,6 +183,34 @@ def test_a_meld_lying_flat_in_front_of_standing_tiles_is_a_row_of_its_own():
     assert layout.warnings == []
 
 
+def far_and_small(size: float, distance: float) -> Detections:
+    """A hand of 14 tiles (boxes 30 x 40) a row nearer the camera than 4 tiles of ``size`` times theirs,
+    ``distance`` pixels across from it (discards in the middle of the table)."""
+    boxes = [(32.0 * k, 400.0, 32.0 * k + 30, 440.0) for k in range(13)] + [(440.0, 400.0, 470.0, 440.0)]
+    w, h = 30 * size, 40 * size
+    boxes += [(100.0 + 40 * k, 400.0 - distance, 100 + 40 * k + w, 400.0 - distance + h) for k in range(4)]
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z", "5z", "3s", "9p", "2z", "8m"]
+    return Detections(
+        np.array(boxes, np.float32),
+        np.full(len(boxes), 0.9, np.float32),
+        np.array([CLASS_INDEX[c] for c in codes], np.int64),
+        np.zeros(len(boxes), bool),
+    )
+
+
+def test_smaller_tiles_far_across_from_the_hand_are_left_out_of_it():
+    layout = read_layout(far_and_small(0.7, 200.0))
+    assert layout.hand["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    assert layout.hand["win_tile"] == "5z" and layout.hand["melds"] == []
+    assert [g.tiles for g in layout.groups if g.role == "apart"] == [(14, 15, 16, 17)]
+    assert any("4 tiles 3s9p2z8m far from the hand" in w for w in layout.warnings)
+    # as near the camera (a second row of the hand's own), or near the hand: still read as part of it
+    for near in (far_and_small(1.0, 200.0), far_and_small(0.7, 120.0)):
+        layout = read_layout(near)
+        assert not any(g.role == "apart" for g in layout.groups)
+        assert "3s" in layout.hand["concealed"] + [layout.hand["win_tile"]]
+
+
 def test_a_sideways_tile_seen_from_low_down_keeps_its_kong_whole():
     # every tile lies flat, seen from low down: boxes 26 x 16 a pixel apart, the kong's claimed tile 34 x 13; sized
     # by the row's proportions the sideways tile looked as long as the others, and the gap before it wide

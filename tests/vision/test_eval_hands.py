@@ -7,11 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from labelled import SAMPLE, LabelModel
 
 from vision.evaluate import LabelError, compare_hands
 from vision.recognize import recognize
+from vision.types import CLASS_INDEX, Detections
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("eval_hands", ROOT / "scripts" / "eval_hands.py")
@@ -88,3 +90,36 @@ def test_a_folder_without_hands_is_refused(tmp_path: Path, capsys: pytest.Captur
     (folder / "hands").rmdir()
     assert eval_hands.main([str(folder)]) == 2
     assert "render the set with --layout hand" in capsys.readouterr().err
+
+
+class FarTile(LabelModel):
+    """The stand-in model, with one more tile found: smaller than the hand's, far above it (a discard)."""
+
+    def detect(self, rgb, timings=None):
+        found = super().detect(rgb, timings)
+        h, w = rgb.shape[:2]
+        side = 0.6 * float(np.median(found.boxes[:, 3] - found.boxes[:, 1]))
+        far = np.array([[w / 2, 0.02 * h, w / 2 + side, 0.02 * h + side]], np.float32)
+        return Detections(
+            np.vstack([found.boxes, far]),
+            np.append(found.scores, 0.9).astype(np.float32),
+            np.append(found.class_ids, CLASS_INDEX["9p"]),
+            np.append(found.rotated, False),
+        )
+
+
+def test_held_counts_the_real_photos_whose_hand_holds_the_labelled_tiles(capsys: pytest.CaptureFixture[str]):
+    # the sample photos with 13 to 17 labels: every one but the grid
+    assert eval_hands.evaluate_held(SAMPLE, SAMPLE / "classes.json", LabelModel(), progress=False) == {
+        "photos": 4,
+        "tiles": 4,
+        "hand": 4,
+        "failures": [],
+    }
+    # a discard found far above the hand: the tiles read hold one more, the hand read does not
+    report = eval_hands.evaluate_held(SAMPLE, SAMPLE / "classes.json", FarTile(), progress=False)
+    assert report == {"photos": 4, "tiles": 0, "hand": 4, "failures": []}
+    hand = {"concealed": ["1m"], "melds": [{"tiles": ["2p"] * 3}], "win_tile": "3s", "flowers": ["5f"]}
+    assert eval_hands.held_tiles(hand) == ["1m", "2p", "2p", "2p", "5f", "3s"]
+    assert eval_hands.main([str(SAMPLE / "images"), "--held"]) == 2
+    assert "does not exist" in capsys.readouterr().err

@@ -10,7 +10,8 @@
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
    concealed row is the one with the most tiles in groups that are no meld (then the one with the most tiles,
    then the one nearest the player); rows lying more than two tiles across from it with smaller tiles (farther
-   from the camera: the discards, another player's tiles) are no part of the hand;
+   from the camera: the discards, another player's tiles), and one or two tiles lying apart across from it, are
+   no part of the hand;
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
    sideways tile (an added kong) joins the group of the tile under it; neighbouring groups that are no meld
    each but one together, less than a tile apart, are one group (a slanted view, a steep perspective or flat
@@ -150,6 +151,12 @@ COMPLETE_SIZES = (14, 17)
 #: more of its 102 photos with 13 to 17 labels read exactly, none fewer.
 FAR_ACROSS = 2.0
 FAR_SMALLER = 0.8
+#: One or two tiles (flowers aside) lying more than ``FAR_LONE`` tiles across from the concealed row, whatever
+#: their size, are no part of the hand either: what a hand lays apart from its row is melds (three or four tiles)
+#: and flowers, so they are discards (and the winning tile is looked for nearer). On the photos of ``FAR_ACROSS``:
+#: 799 hands read holding exactly the labelled tiles against 791 with 1.5 (1.25 to 1.75: 798 to 799; rows of one
+#: tile only: 796), none fewer; the rendered hands the same; hk-photos/valid, read after, one more (89 of 102).
+FAR_LONE = 1.5
 
 _BACK = "back"
 #: The code a face-down tile among the face-up concealed tiles is read as: the blank face of the white dragon.
@@ -581,17 +588,19 @@ class _Reader:
     # ---- rows ---------------------------------------------------------------------------------------------
     def _set_apart(self, concealed: list[int]) -> None:
         """Take out of the rows those lying far across from the ``concealed`` row with smaller tiles
-        (``FAR_ACROSS``, ``FAR_SMALLER``), and the tiles stacked on theirs: no part of the hand."""
+        (``FAR_ACROSS``, ``FAR_SMALLER``), or holding one or two tiles (``FAR_LONE``), and the tiles stacked on
+        theirs: no part of the hand."""
         geo = self.geo
         size = float(np.median(geo.extent[concealed]))
         centre = float(np.median(geo.t[concealed]))
-        far = [
-            row
-            for row in geo.rows
-            if row is not concealed
-            and min(abs(float(geo.t[i]) - centre) for i in row) > FAR_ACROSS * size
-            and float(np.median(geo.extent[row])) < FAR_SMALLER * size
-        ]
+
+        def far_off(row: list[int]) -> bool:
+            away = min(abs(float(geo.t[i]) - centre) for i in row) / size
+            faces = sum(not is_flower(self.codes[i]) for i in row)
+            smaller = float(np.median(geo.extent[row])) < FAR_SMALLER * size
+            return (away > FAR_ACROSS and smaller) or (0 < faces <= 2 and away > FAR_LONE)
+
+        far = [row for row in geo.rows if row is not concealed and far_off(row)]
         if not far:
             return
         self.apart = [i for row in far for i in row]
@@ -599,8 +608,8 @@ class _Reader:
         geo.rows = [row for row in geo.rows if not any(row is f for f in far)]
         geo.stacked_on = {top: base for top, base in geo.stacked_on.items() if top not in self.apart}
         self.warnings.append(
-            f"{_tiles(len(self.apart))} {compact([self.codes[i] for i in self.apart])} far from the hand and "
-            "farther from the camera (the discards, or another player's tiles) left out of the hand"
+            f"{_tiles(len(self.apart))} {compact([self.codes[i] for i in self.apart])} lying far from the hand "
+            "(the discards, or another player's tiles) left out of it"
         )
 
     def _read_main(self, row: list[int]) -> list[int]:

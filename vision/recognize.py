@@ -181,7 +181,7 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
     dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them)."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections)
-    left_out = [i for g in layout.groups if g.role == "ignored" for i in g.tiles]
+    left_out = [i for g in layout.groups if g.role in ("ignored", "apart") for i in g.tiles]
     stray = np.zeros(len(detections), bool)
     stray[left_out] = True
     stray &= np.asarray(detections.face_down, bool) & (np.asarray(detections.scores) < STRAY_BACK_SCORE)

@@ -203,7 +203,12 @@ def test_smaller_tiles_far_across_from_the_hand_are_left_out_of_it():
     assert layout.hand["concealed"] == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
     assert layout.hand["win_tile"] == "5z" and layout.hand["melds"] == []
     assert [g.tiles for g in layout.groups if g.role == "apart"] == [(14, 15, 16, 17)]
-    assert any("4 tiles 3s9p2z8m far from the hand" in w for w in layout.warnings)
+    assert any("4 tiles 3s9p2z8m lying far from the hand" in w for w in layout.warnings)
+    # one or two tiles far across from the hand are discards, whatever their size; three are a meld of its own
+    for n, distance, apart in ((1, 200.0, True), (2, 200.0, True), (3, 200.0, False), (1, 90.0, False)):
+        det = far_and_small(1.0, distance)
+        layout = read_layout(det.subset(np.arange(len(det.boxes)) < 14 + n))
+        assert any(g.role == "apart" for g in layout.groups) == apart, (n, distance)
     # as near the camera (a second row of the hand's own), or near the hand: still read as part of it
     for near in (far_and_small(1.0, 200.0), far_and_small(0.7, 120.0)):
         layout = read_layout(near)

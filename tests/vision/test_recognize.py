@@ -44,7 +44,9 @@ def test_every_sample_photo_gives_a_hand_and_every_tile_a_role(photo):
     placed = (
         len(h["concealed"]) + len(h["flowers"]) + (h["win_tile"] is not None) + sum(len(m["tiles"]) for m in h["melds"])
     )
-    assert placed == len(rec.tiles)
+    left_out = [rec.tiles[i].code for i, role in sorted(roles.items()) if role in ("apart", "ignored")]
+    assert placed + len(left_out) == len(rec.tiles)
+    assert left_out == (["8p"] if photo.stem == "row-discard" else [])  # its discard, lying apart from the hand
 
 
 def test_sources_bytes_path_array_give_the_same_hand():

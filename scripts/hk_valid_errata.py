@@ -84,7 +84,7 @@ def mend(valid: Path, classes: dict[int, str], errata: list[Erratum], out: Path)
         lines = label_file.read_text(encoding="utf-8").splitlines() if label_file.is_file() else []
         for e in by_photo.get(stem, []):
             parts = lines[e.line - 1].split() if e.line <= len(lines) else []
-            if not parts or classes.get(int(parts[0])) != e.label:
+            if not parts or not parts[0].isdigit() or classes.get(int(parts[0])) != e.label:
                 raise LabelError(f"{label_file}:{e.line}: the errata expect {e.label} there; the source changed")
             lines[e.line - 1] = "" if e.fix == DROP else " ".join([str(index[e.fix]), *parts[1:]])
             counts["dropped" if e.fix == DROP else "mended"] += 1

@@ -195,13 +195,17 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
 
 def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
     """The recognition of tiles already found (boxes in the photo's pixels), settled as ``settle`` settles them,
-    low-confidence tiles warned about. ``timings_ms`` is left empty."""
+    the low-confidence tiles of the hand warned about (not those the layout leaves out of it). ``timings_ms`` is
+    left empty."""
     detections, layout, warnings = settle(detections)
     tiles = [
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
         for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
     ]
-    unsure = sorted((t for t in tiles if t.score < LOW_SCORE), key=lambda t: t.score)
+    left_out = {i for g in layout.groups if g.role in ("ignored", "apart") for i in g.tiles}
+    unsure = sorted(
+        (t for i, t in enumerate(tiles) if t.score < LOW_SCORE and i not in left_out), key=lambda t: t.score
+    )
     if unsure:
         listed = ", ".join(f"{t.code} ({t.score:.2f})" for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
         warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")

@@ -101,6 +101,17 @@ def test_duplicates_and_low_confidence_are_warned():
     assert "1 tile(s) read with low confidence: 4p (0.30)" in rec.warnings
 
 
+def test_only_the_hands_tiles_are_warned_about_as_read_with_low_confidence():
+    from test_layout import far_and_small
+
+    det = far_and_small(0.7, 200.0)  # 14 tiles of a hand, 4 discards far above it
+    det.scores[2] = 0.3
+    det.scores[14:] = 0.2
+    rec = from_detections(det, 1000, 1000)
+    assert "1 tile(s) read with low confidence: 3m (0.30)" in rec.warnings
+    assert sorted(i for i, role in rec.roles().items() if role == "apart") == [14, 15, 16, 17]
+
+
 def test_a_tile_the_hand_reads_as_a_blank_face_carries_that_code():
     rec = from_detections(scene("123m4pback6p789s11z55z _ 5z"), 1000, 1000)
     assert rec.tiles[4].code == "5z"

@@ -189,6 +189,11 @@ class Layout:
     direction: tuple[float, float] = (1.0, 0.0)
     codes: list[str] = field(default_factory=list)
 
+    def left_out(self) -> list[int]:
+        """The tiles found that the hand leaves out: face down outside a kong (``ignored``), or lying far from
+        the hand (``apart``)."""
+        return [i for g in self.groups if g.role in ("ignored", "apart") for i in g.tiles]
+
 
 def drop_duplicates(detections: Detections, iou: float = DUPLICATE_IOU) -> tuple[Detections, list[str]]:
     """The detections without second readings of one tile (boxes overlapping more than ``iou``: the better

@@ -181,9 +181,8 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
     dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them)."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections)
-    left_out = [i for g in layout.groups if g.role in ("ignored", "apart") for i in g.tiles]
     stray = np.zeros(len(detections), bool)
-    stray[left_out] = True
+    stray[layout.left_out()] = True
     stray &= np.asarray(detections.face_down, bool) & (np.asarray(detections.scores) < STRAY_BACK_SCORE)
     if stray.any():
         detections = detections.subset(~stray)
@@ -202,7 +201,7 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
         for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
     ]
-    left_out = {i for g in layout.groups if g.role in ("ignored", "apart") for i in g.tiles}
+    left_out = set(layout.left_out())
     unsure = sorted(
         (t for i, t in enumerate(tiles) if t.score < LOW_SCORE and i not in left_out), key=lambda t: t.score
     )

@@ -419,6 +419,30 @@ def test_a_stage_stopped_midway_goes_on_from_its_snapshot_to_the_same_weights(
         Snapshots(path, {}, every=0)
 
 
+def test_a_snapshot_is_read_once_to_tell_and_take_back_its_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import torch
+
+    from vision.training.loop import Snapshots
+
+    def parts():
+        net = torch.nn.Linear(3, 2)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        return net, opt, torch.optim.lr_scheduler.StepLR(opt, 1)
+
+    net, opt, sched = parts()
+    Snapshots(tmp_path / "s.pt", {"steps": 9}, every=3).after(6, 9, net, opt, sched)
+    reads: list[Path] = []
+    load = torch.load
+    monkeypatch.setattr(torch, "load", lambda path, **kw: reads.append(path) or load(path, **kw))
+    snapshots = Snapshots(tmp_path / "s.pt", {"steps": 9}, every=3)
+    other, opt2, sched2 = parts()
+    assert snapshots.found() == 6 and snapshots.restore(other, opt2, sched2) == 6
+    assert len(reads) == 1 and torch.equal(other.weight, net.weight)
+    # a snapshot written anew is read anew
+    snapshots.after(3, 9, other, opt2, sched2)
+    assert snapshots.found() == 3 and len(reads) == 2
+
+
 def test_the_training_command_goes_on_from_a_snapshot_and_deletes_it_once_the_stage_is_saved(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ):

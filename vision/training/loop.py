@@ -90,12 +90,14 @@ class Snapshots:
         if every < 1:
             raise ValueError(f"snapshots every {every} batches: give 1 or more")
         self.path, self.key, self.every, self.resume = path, key, every, resume
+        self._read: dict[str, Any] | None = None  # the snapshot as read from ``path``, until it is written anew
 
     def _state(self) -> dict[str, Any] | None:
         if not (self.resume and self.path.is_file()):
             return None
-        state = torch.load(self.path, map_location="cpu", weights_only=True)
-        return state if state["key"] == self.key else None
+        if self._read is None:
+            self._read = torch.load(self.path, map_location="cpu", weights_only=True)
+        return self._read if self._read["key"] == self.key else None
 
     def found(self) -> int:
         """How many batches the snapshot a run goes on from had done; 0 where there is none to go on from."""
@@ -132,10 +134,12 @@ class Snapshots:
         part = self.path.with_name(self.path.name + ".part")
         torch.save(state, part)
         os.replace(part, self.path)
+        self._read = None
 
     def remove(self) -> None:
         """Delete the snapshot, once the stage it belongs to is saved whole."""
         self.path.unlink(missing_ok=True)
+        self._read = None
 
 
 def device_of(name: str) -> torch.device:

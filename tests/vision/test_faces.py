@@ -20,6 +20,8 @@ from vision.training.faces import (
     FACE_H,
     FACE_W,
     STICK_LAYOUTS,
+    UNSEEN_DOTS,
+    UNSEEN_STICKS,
     FacePrinter,
     FontError,
     to_texture,
@@ -89,6 +91,27 @@ def test_prints_vary_between_sets(printer: FacePrinter):
     rng = np.random.default_rng(3)
     looks = [printer.face(rng, "8p", printer.style(rng)) for _ in range(6)]
     assert len({look.tobytes() for look in looks}) == 6
+
+
+def test_sets_drawn_unseen_make_the_same_draws_and_draw_only_the_dots_and_bamboo_otherwise(printer: FacePrinter):
+    unseen = FacePrinter(printer.fonts, unseen_drawings=True)
+    for seed in range(6):
+        seen_rng, unseen_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        seen_style, unseen_style = printer.style(seen_rng), unseen.style(unseen_rng)
+        # the same random draws, so one seed renders the same scenes both ways
+        assert seen_rng.integers(1 << 30) == unseen_rng.integers(1 << 30)
+        assert unseen_style.dot_kind == UNSEEN_DOTS[seen_style.dot_kind]
+        assert unseen_style.stick_kind == UNSEEN_STICKS[seen_style.accent_sticks] != seen_style.stick_kind
+        fonts = {"numeral_font": unseen_style.numeral_font, "symbol_font": unseen_style.symbol_font}
+        assert [font.path for font in fonts.values()] == [seen_style.numeral_font.path, seen_style.symbol_font.path]
+        kinds = {"dot_kind": unseen_style.dot_kind, "stick_kind": unseen_style.stick_kind}
+        assert dataclasses.replace(seen_style, **fonts, **kinds) == unseen_style
+        for code in ("2p", "9p", "0p", "2s", "8s", "3m", "1z", "6z", "2f"):
+            seen_face = printer.face(np.random.default_rng(0), code, seen_style)
+            unseen_face = unseen.face(np.random.default_rng(0), code, unseen_style)
+            assert (unseen_face[..., 3] > 128).mean() > 0.01, f"{code} drawn unseen prints nothing"
+            same = np.array_equal(seen_face, unseen_face)
+            assert same == (code[1] not in "ps"), code
 
 
 def test_texture_lays_the_print_on_the_face_colour():

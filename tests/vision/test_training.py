@@ -384,6 +384,12 @@ def test_the_test_set_command_writes_the_unlabelled_faces_beside_the_labels(
         assert labelled == [str(CLASS_INDEX["3m"])] * 5 and unlabelled == [str(CLASS_INDEX["7z"])] * 5
 
 
+def test_the_test_set_command_draws_unseen_only_printed_sets(tmp_path: Path, capsys: pytest.CaptureFixture):
+    out = tmp_path / "set"
+    assert render.main(["--data", str(tmp_path), "--out", str(out), "--drawings", "unseen"]) == 2
+    assert "--faces printed" in capsys.readouterr().err and not out.exists()
+
+
 def test_a_sets_back_never_looks_like_its_face():
     """A face-down tile must not pass for a blank white dragon: the back of a set (plain or from the art, whose
     dark set has a back as black as its face) differs from the face colour by ``MIN_BACK_CONTRAST`` and is

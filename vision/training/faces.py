@@ -10,6 +10,12 @@ the top left corner, as sets sold in the West do (the number, ``E S W N`` for th
 dragons). The bird of the one of
 bamboo is no font's glyph: sets printed here take it from the art or the real faces (``FacePool``).
 
+Test sets can also be drawn in ways training never draws (``FacePrinter(unseen_drawings=True)``;
+``python -m vision.training.render --drawings unseen``): dots as coins, suns or rings of beads
+(``UNSEEN_DOTS``), bamboo as plain rods or leafy stems (``UNSEEN_STICKS``). A set so drawn makes the same random
+choices as the one drawn the usual way, so one seed renders the same scenes both ways and the two read apart
+measure what an unseen drawing of the suits costs.
+
 ``FacePrinter.from_folder(folder)`` finds the fonts (any ``.ttf``, ``.ttc`` or ``.otf`` below ``folder`` holding
 every glyph the faces need); ``printer.style(rng)`` draws a print; ``printer.face(rng, code, style)`` the face of
 one tile as an RGBA picture (transparent around the print), ``TEX_W * 2`` x ``TEX_H * 2``.
@@ -61,6 +67,11 @@ DOT_INKS: dict[int, list[int]] = {
     8: [0] * 8,
     9: [0, 0, 0, 2, 2, 2, 1, 1, 1],
 }
+#: The drawing of the dots that test sets drawn unseen (``FacePrinter(unseen_drawings=True)``) put in place of each
+#: drawing training knows: a coin with a square hole, a sun of rays, a ring of beads.
+UNSEEN_DOTS = {"rings": "coin", "flower": "sun", "disc": "beads"}
+#: The same for the bamboo sticks, by whether the set inks its middle sticks apart: leafy stems or plain rods.
+UNSEEN_STICKS = {True: "leaf", False: "rod"}
 #: Bamboo sticks of each number: centre and slant (radians) of each stick.
 STICK_LAYOUTS: dict[int, list[tuple[float, float, float]]] = {
     2: [(0.5, 0.27, 0.0), (0.5, 0.73, 0.0)],
@@ -97,7 +108,7 @@ class PrintStyle:
     wan_ink: tuple
     wind_ink: tuple
     dot_inks: tuple  # three inks the dots cycle through
-    dot_kind: str  # "rings", "flower" or "disc"
+    dot_kind: str  # "rings", "flower" or "disc"; sets drawn unseen: ``UNSEEN_DOTS``
     stick_ink: tuple
     stick_accent: tuple  # the ink of the middle sticks some sets colour apart
     accent_sticks: bool
@@ -108,19 +119,22 @@ class PrintStyle:
     glyph_scale: float  # share of its box a character fills
     margin: float  # share of the face left around the print
     stroke: float  # line width of drawn shapes, in face pixels
+    stick_kind: str = "jointed"  # sets drawn unseen: ``UNSEEN_STICKS``
 
 
 class FacePrinter:
-    """Faces printed from ``fonts`` (font files holding every glyph of ``REQUIRED``)."""
+    """Faces printed from ``fonts`` (font files holding every glyph of ``REQUIRED``); with ``unseen_drawings``,
+    their dots and bamboo drawn as training never draws them (``UNSEEN_DOTS``, ``UNSEEN_STICKS``)."""
 
-    def __init__(self, fonts: list[Path]) -> None:
+    def __init__(self, fonts: list[Path], unseen_drawings: bool = False) -> None:
         if not fonts:
             raise FontError("no font holding the Chinese characters of the tiles")
         self.fonts = list(fonts)
+        self.unseen_drawings = unseen_drawings
         self._cache: dict[tuple[Path, int], ImageFont.FreeTypeFont] = {}
 
     @staticmethod
-    def from_folder(folder: Path = DEFAULT_FONT_FOLDER) -> FacePrinter:
+    def from_folder(folder: Path = DEFAULT_FONT_FOLDER, unseen_drawings: bool = False) -> FacePrinter:
         """A printer with every font below ``folder`` that holds the glyphs of ``REQUIRED``; raises FontError
         (naming the Debian packages to install) where there is none."""
         found = {path.resolve() for path in Path(folder).rglob("*")}  # links (as Debian makes) counted once
@@ -130,7 +144,7 @@ class FacePrinter:
                 f"no font below {folder} holds the tiles' characters ({REQUIRED}); install some, e.g. "
                 "`apt-get install fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei`"
             )
-        return FacePrinter(fonts)
+        return FacePrinter(fonts, unseen_drawings)
 
     def _font(self, path: Path, size: int) -> ImageFont.FreeTypeFont:
         key = (path, size)
@@ -139,14 +153,15 @@ class FacePrinter:
         return self._cache[key]
 
     def style(self, rng: np.random.Generator) -> PrintStyle:
-        """A random print: fonts, glyph variants, inks and drawing styles."""
+        """A random print: fonts, glyph variants, inks and drawing styles (the same draws whether the printer
+        draws unseen or not)."""
         numeral_path = self.fonts[int(rng.integers(len(self.fonts)))]
         symbol_path = numeral_path if rng.random() < 0.6 else self.fonts[int(rng.integers(len(self.fonts)))]
         numeral_font, symbol_font = self._font(numeral_path, 128), self._font(symbol_path, 128)
         numeral_ink = _ink(rng, INKS[str(rng.choice(["black", "blue", "green"], p=[0.5, 0.35, 0.15]))])
         dot_inks = [_ink(rng, INKS[name]) for name in ("blue", "green", "red")]
         order = rng.permutation(3)
-        return PrintStyle(
+        style = PrintStyle(
             numeral_font=numeral_font,
             symbol_font=symbol_font,
             five="伍" if rng.random() < 0.4 and _has(numeral_font, "伍") else "五",
@@ -168,6 +183,10 @@ class FacePrinter:
             margin=float(rng.uniform(0.06, 0.16)),
             stroke=float(rng.uniform(0.8, 1.3)),
         )
+        if self.unseen_drawings:
+            style.dot_kind = UNSEEN_DOTS[style.dot_kind]
+            style.stick_kind = UNSEEN_STICKS[style.accent_sticks]
+        return style
 
     def face(self, rng: np.random.Generator, code: str, style: PrintStyle) -> np.ndarray:
         """The print of tile ``code`` (not ``1s`` nor ``back``) as RGBA (FACE_H, FACE_W, 4), transparent around it."""
@@ -295,6 +314,9 @@ def _dots(draw: ImageDraw.ImageDraw, box: tuple, n: int, red: bool, style: Print
 def _dot(draw: ImageDraw.ImageDraw, centre: tuple, r: float, ink: tuple, style: PrintStyle) -> None:
     cx, cy = centre
     width = max(2, int(r * 0.16 * style.stroke))
+    if style.dot_kind in UNSEEN_DOTS.values():
+        _unseen_dot(draw, centre, r, ink, width, style.dot_kind)
+        return
     if style.dot_kind == "disc":
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*ink, 255))
         q = r * 0.35
@@ -314,6 +336,35 @@ def _dot(draw: ImageDraw.ImageDraw, centre: tuple, r: float, ink: tuple, style: 
             draw.ellipse((px - p, py - p, px + p, py + p), outline=(*ink, 255), width=max(1, width // 2))
 
 
+def _unseen_dot(draw: ImageDraw.ImageDraw, centre: tuple, r: float, ink: tuple, width: int, kind: str) -> None:
+    """A dot as training never draws it: ``coin`` (a ring round a square hole), ``sun`` (a disc with rays) or
+    ``beads`` (a ring of small discs round one)."""
+    cx, cy = centre
+    fill = (*ink, 255)
+    if kind == "coin":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+        q = r * 0.78
+        draw.ellipse((cx - q, cy - q, cx + q, cy + q), fill=(255, 255, 255, 0))
+        q = r * 0.55
+        draw.ellipse((cx - q, cy - q, cx + q, cy + q), fill=fill)
+        q = r * 0.22
+        draw.rectangle((cx - q, cy - q, cx + q, cy + q), fill=(255, 255, 255, 0))
+    elif kind == "sun":
+        q = r * 0.42
+        draw.ellipse((cx - q, cy - q, cx + q, cy + q), fill=fill)
+        for k in range(12):
+            a = k * math.pi / 6
+            c, s = math.cos(a), math.sin(a)
+            draw.line([(cx + c * r * 0.58, cy + s * r * 0.58), (cx + c * r, cy + s * r)], fill=fill, width=width)
+    else:  # beads
+        for k in range(8):
+            a = k * math.pi / 4
+            px, py, p = cx + math.cos(a) * r * 0.74, cy + math.sin(a) * r * 0.74, r * 0.24
+            draw.ellipse((px - p, py - p, px + p, py + p), fill=fill)
+        q = r * 0.3
+        draw.ellipse((cx - q, cy - q, cx + q, cy + q), fill=fill)
+
+
 def _sticks(draw: ImageDraw.ImageDraw, box: tuple, n: int, red: bool, style: PrintStyle) -> None:
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
@@ -330,7 +381,9 @@ def _sticks(draw: ImageDraw.ImageDraw, box: tuple, n: int, red: bool, style: Pri
 def _stick(
     draw: ImageDraw.ImageDraw, centre: tuple, length: float, width: float, slant: float, ink: tuple, style: PrintStyle
 ) -> None:
-    """One bamboo stick: a rounded bar with a joint in the middle and at both ends."""
+    """One bamboo stick: a rounded bar with a joint in the middle and at both ends (``style.stick_kind``
+    "jointed"), or as training never draws it: a plain rod in two pieces ("rod") or a stem with leaves
+    ("leaf")."""
     cx, cy = centre
     c, s = math.cos(slant), math.sin(slant)
 
@@ -338,12 +391,27 @@ def _stick(
         return cx + u * c - v * s, cy + u * s + v * c
 
     half, thin = length / 2, width / 2
+    fill = (*ink, 255)
+    if style.stick_kind == "rod":
+        thin *= 0.7
+        for v1, v2 in ((-half, -width * 0.12), (width * 0.12, half)):
+            draw.polygon([at(-thin, v1), at(thin, v1), at(thin, v2), at(-thin, v2)], fill=fill)
+        return
+    if style.stick_kind == "leaf":
+        stem = max(2, int(width * 0.3))
+        draw.line([at(0, -half), at(0, half)], fill=fill, width=stem)
+        for v in (-half * 0.6, 0.0, half * 0.6):
+            for side in (-1, 1):  # a leaf: a narrow diamond from the stem, up and out
+                base, tip = at(0, v), at(side * thin * 1.6, v - width * 0.9)
+                mid1, mid2 = at(side * thin * 0.55, v - width * 0.15), at(side * thin * 1.0, v - width * 0.75)
+                draw.polygon([base, mid1, tip, mid2], fill=fill)
+        return
     outline = [at(-thin, -half), at(thin, -half), at(thin, half), at(-thin, half)]
-    draw.polygon(outline, fill=(*ink, 255))
+    draw.polygon(outline, fill=fill)
     for v in (-half, 0.0, half):
         joint = [at(-thin * 1.35, v - width * 0.22), at(thin * 1.35, v - width * 0.22)]
         joint += [at(thin * 1.35, v + width * 0.22), at(-thin * 1.35, v + width * 0.22)]
-        draw.polygon(joint, fill=(*ink, 255))
+        draw.polygon(joint, fill=fill)
     line = max(1, int(width * 0.14 * style.stroke))
     draw.line([at(0, -half * 0.8), at(0, -half * 0.2)], fill=(255, 255, 255, 0), width=line)
     draw.line([at(0, half * 0.2), at(0, half * 0.8)], fill=(255, 255, 255, 0), width=line)

@@ -7,7 +7,9 @@ reads; for each picture of a hand ``DIR/hands/NNNNN.json``, the hand it shows (`
 leave out (seen too obliquely, mostly hidden, cut by the picture's edge: ``Scene.unlabelled_boxes``)
 ``DIR/unlabelled/NNNNN.txt``, their boxes as YOLO lines, which ``mjscan evaluate --unlabelled`` reads.
 ``--faces art`` (the default) prints riichi-style faces only; ``hk`` and ``mixed`` add real Hong Kong faces;
-``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``). Use a seed
+``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``), and with
+``--drawings unseen`` draws their dots and bamboo in ways training never draws (the same scenes as without it,
+seed for seed). Use a seed
 that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``, default
 1, through numpy's SeedSequence; the default here is 20260601).
 """
@@ -45,6 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=DEFAULT_FONT_FOLDER,
         help=f"folder of the fonts that --faces printed prints with (default {DEFAULT_FONT_FOLDER})",
+    )
+    parser.add_argument(
+        "--drawings",
+        choices=["seen", "unseen"],
+        default="seen",
+        help="how --faces printed draws the dots and bamboo: as training does (default), or in ways it never does "
+        "(coins, suns, beads; rods, leafy stems), the scenes otherwise the same",
     )
     parser.add_argument("--layout", choices=LAYOUTS, help="one arrangement only (default: all, mixed)")
     parser.add_argument("--size", type=int, default=640, help="picture side in pixels (default 640)")
@@ -85,8 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
+    if args.drawings == "unseen" and args.faces != "printed":
+        print("error: --drawings unseen draws printed sets: add --faces printed", file=sys.stderr)
+        return 2
     try:
-        printer = FacePrinter.from_folder(args.fonts) if args.faces == "printed" else None
+        unseen = args.drawings == "unseen"
+        printer = FacePrinter.from_folder(args.fonts, unseen) if args.faces == "printed" else None
         pool = FacePool(load_art(args.data), load_crops(args.data / "hk-crops"), printer=printer)
     except (DataError, FontError) as exc:
         print(f"error: {exc}", file=sys.stderr)

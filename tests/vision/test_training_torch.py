@@ -842,8 +842,8 @@ def _data_folder(root: Path) -> Path:
     return root
 
 
-def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_its_detector_on(
-    pool: synth.FacePool, tmp_path: Path
+def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_them_on(
+    pool: synth.FacePool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     import torch
 
@@ -901,3 +901,15 @@ def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_its_
     meta = json.loads((out / "model.json").read_text())["training"]
     assert meta["detector_further_steps"] == [300, 1] and meta["version"].endswith("-900+300+1x500f200-w8-dw8-sp1")
     assert json.loads((tmp_path / "work" / "detector-further-2.json").read_text())["spoilt_from"] == 1
+    # its classifier trained on: the batches trained further are the model's and this run's (a classifier
+    # trained two batches is no network its 8-bit form can agree with)
+    from vision.training import export
+
+    export_as_is = export.export_models
+    monkeypatch.setattr(export, "export_models", lambda *a, **k: export_as_is(*a, **k, min_agreement=0))
+    out = tmp_path / "classifier-further"
+    argv = [*where, "--out", str(out), "--det-from", str(source), "--cls-from", str(source), "--cls-further", "1"]
+    assert main(argv) == 0
+    assert (out / files[1]).read_bytes() != (source / files[1]).read_bytes()
+    meta = json.loads((out / "model.json").read_text())["training"]
+    assert meta["classifier_further_steps"] == 201 and meta["version"].endswith("-900+300x500f201-w8-dw8-sp1")

@@ -140,8 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="MODEL_DIR",
         help="take the classifiers of the model in this folder (its ONNX files, for a model whose torch weights are "
-        "gone) instead of training classifiers from scratch, and with --cls-further train on them; --cls-steps and "
-        "--cls-width are then that model's",
+        "gone) instead of training classifiers from scratch, and with --cls-further train on them (the model's "
+        "version then counts its batches trained further and these); --cls-steps and --cls-width are then that "
+        "model's",
     )
     parser.add_argument(
         "--det-width",
@@ -300,8 +301,8 @@ def main(argv: list[str] | None = None) -> int:
             args.cls_width = int(source["training"]["classifier_width"])
             args.cls_files = [args.cls_from / name for name in classifier_files(source)]
             args.cls_source = str(source["version"])
-            if not args.cls_further:  # the classifiers as they are: their batches trained further are the model's
-                args.cls_further_done = int(source["training"]["classifier_further_steps"] or 0)
+            # the model's batches trained further, and those trained on here (none: the classifiers as they are)
+            args.cls_further_done += int(source["training"]["classifier_further_steps"] or 0)
         if len(args.cls_files) != len(args.cls_steps) or not all(path.is_file() for path in args.cls_files):
             parser.error(f"--cls-from {args.cls_from}: its model.json names classifier files it does not hold")
     if (args.out / MODEL_JSON).exists() and not args.force:

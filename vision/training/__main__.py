@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
             args.cls_files = [args.cls_from / name for name in classifier_files(source)]
             args.cls_source = str(source["version"])
             # the model's batches trained further, and those trained on here (none: the classifiers as they are)
-            args.cls_further_done += int(source["training"]["classifier_further_steps"] or 0)
+            args.cls_further_done += int(source["training"].get("classifier_further_steps") or 0)
         if len(args.cls_files) != len(args.cls_steps) or not all(path.is_file() for path in args.cls_files):
             parser.error(f"--cls-from {args.cls_from}: its model.json names classifier files it does not hold")
     if (args.out / MODEL_JSON).exists() and not args.force:

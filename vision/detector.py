@@ -529,6 +529,7 @@ class TileModel:
             orientation=orientation[idx].astype(np.int16),
             face_down=back[idx],
             turns=turns[idx].astype(np.float32),
+            probs=tile_probs[idx].astype(np.float32),
         )
 
 

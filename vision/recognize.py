@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from vision.annotate import LOW_SCORE
+from vision.complete import complete_hand
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, Layout, drop_duplicates, read_layout
 from vision.types import CLASS_INDEX, Detections
@@ -178,7 +179,8 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
     """The tiles found (boxes in the photo's pixels) as ``recognize`` reports them, with their layout and the
     warnings so far: duplicates dropped, the layout read (each tile takes the code the hand reads it as:
     ``vision.layout``, step 6, a face-down blank face becoming ``5z``), the face-down tiles it leaves out
-    dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them)."""
+    dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them), and a hand one
+    misread tile short of complete read with the code that completes it (``vision.complete``)."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections)
     stray = np.zeros(len(detections), bool)
@@ -187,9 +189,10 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
     if stray.any():
         detections = detections.subset(~stray)
         layout = read_layout(detections)
+    detections, layout, completed = complete_hand(detections, layout, read_layout)
     class_ids = np.array([CLASS_INDEX[code] for code in layout.codes], np.int64)
     face_down = np.asarray(detections.face_down, bool) & (class_ids == CLASS_INDEX["back"])
-    return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings
+    return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings + completed
 
 
 def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:

@@ -40,6 +40,9 @@ class Detections:
     turns: (N, 4) float32 the classifier's probabilities of those four turns, in that order (a face lying
     between two quarter turns, as in a row running across the picture's diagonal, shares its probability
     between them); when not given, all on ``orientation``.
+    probs: (N, 46) float32 the classifiers' probabilities of the classes (``CLASSES``), from which the codes were
+    read (a code changed after, as a blank face read as the white dragon, leaves them as read); when not given,
+    all on ``class_ids``.
     """
 
     boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
@@ -49,6 +52,7 @@ class Detections:
     orientation: np.ndarray | None = None
     face_down: np.ndarray | None = None
     turns: np.ndarray | None = None
+    probs: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.orientation is None:
@@ -58,6 +62,10 @@ class Detections:
         if self.turns is None:
             quarter = (np.asarray(self.orientation, np.int64) // 90) % 4
             self.turns = np.eye(4, dtype=np.float32)[quarter].reshape(-1, 4)
+        if self.probs is None:
+            self.probs = np.eye(len(CLASSES), dtype=np.float32)[np.asarray(self.class_ids, np.int64)].reshape(
+                -1, len(CLASSES)
+            )
 
     def __len__(self) -> int:
         return int(self.boxes.shape[0])
@@ -77,6 +85,7 @@ class Detections:
             np.concatenate([p.orientation for p in parts]).astype(np.int16),
             np.concatenate([p.face_down for p in parts]).astype(bool),
             np.concatenate([p.turns for p in parts]).astype(np.float32),
+            np.concatenate([p.probs for p in parts]).astype(np.float32),
         )
 
     def subset(self, mask: np.ndarray) -> Detections:
@@ -89,6 +98,7 @@ class Detections:
             self.orientation[mask],
             self.face_down[mask],
             self.turns[mask],
+            self.probs[mask],
         )
 
 

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.complete import is_complete
 from vision.training import render, synth
 from vision.training.data import (
     ART_CODES,
@@ -388,6 +389,29 @@ def test_the_test_set_command_draws_unseen_only_printed_sets(tmp_path: Path, cap
     out = tmp_path / "set"
     assert render.main(["--data", str(tmp_path), "--out", str(out), "--drawings", "unseen"]) == 2
     assert "--faces printed" in capsys.readouterr().err and not out.exists()
+
+
+def test_winning_hands_are_complete_hands(pool: synth.FacePool):
+    """``--hands winning``: every hand laid out is complete (the melds and the concealed tiles with the winning
+    tile make four sets and a pair, or seven pairs), the concealed tiles sorted, with at most four copies of a
+    tile and one red five of a suit; the default draws stay as they were (random tiles, 13 or 14)."""
+    rng = np.random.default_rng(3)
+    tile_set = pool.tile_set(rng, "art")
+    for _ in range(200):
+        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), winning=True)
+        hand = synth.scene_hand(tiles, set(range(len(tiles))))
+        assert is_complete(hand), hand
+        kinds = [int(c[0]) or 5 for c in hand["concealed"]]
+        suits = [c[1] for c in hand["concealed"]]
+        assert sorted(zip(suits, kinds, strict=True)) == list(zip(suits, kinds, strict=True))
+        every = [*hand["concealed"], hand["win_tile"], *(c for m in hand["melds"] for c in m["tiles"])]
+        assert all(n == 1 for code, n in Counter(every).items() if code[0] == "0")
+
+
+def test_the_test_set_command_lays_out_winning_hands_only_in_hands(tmp_path: Path, capsys: pytest.CaptureFixture):
+    out = tmp_path / "set"
+    assert render.main(["--data", str(tmp_path), "--out", str(out), "--hands", "winning"]) == 2
+    assert "--layout hand" in capsys.readouterr().err and not out.exists()
 
 
 def test_a_sets_back_never_looks_like_its_face():

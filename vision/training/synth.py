@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 
 import cv2
 import numpy as np
@@ -46,6 +47,12 @@ FLOWER_IDS = [CLASS_INDEX[f"{n}f"] for n in range(1, 9)]
 #: The kinds of meld a hand layout lays out.
 MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
 RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
+#: The odds of each kind of meld (``MELD_KINDS``) a hand layout lays out.
+MELD_ODDS = (0.4, 0.35, 0.12, 0.13)
+#: The tile kinds (1m-9m, 1p-9p, 1s-9s, 1z-7z): class ids 0 to 33.
+KINDS = 34
+#: The share of complete hands without melds drawn as seven pairs (``_winning_hand``).
+SEVEN_PAIRS_SHARE = 0.1
 #: The share of riichi-style sets (faces from the art) printed on a dark face, as the art's Black set is drawn.
 DARK_FACES = 0.12
 #: Faces with no print a recolouring could erase (white dragon of the art is an empty face).
@@ -425,33 +432,39 @@ def _random_classes(rng: np.random.Generator, n: int, flowers: bool, red_fives: 
     return [int(pool[i]) for i in rng.integers(len(pool), size=n)]
 
 
-def _hand_layout(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple) -> list[Tile]:
+def _hand_layout(
+    rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple, winning: bool = False
+) -> list[Tile]:
+    """A concealed row (its last tile, the winning one, set apart half the time), 0 to 4 melds beside it or in a
+    second row, and flowers apart. The tiles are drawn at random (a row of 13 or 14 tiles but for the melds), or
+    with ``winning`` as a complete hand (``_winning_hand``)."""
     w, h = size
     flowers = tile_set.faces != "art" or rng.random() < 0.4
     red = tile_set.faces != "hk" and rng.random() < 0.6
     n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4]))
-    melds = []
-    for _ in range(n_melds):
-        kind = rng.choice(["chow", "pung", "kong", "concealed_kong"], p=[0.4, 0.35, 0.12, 0.13])
-        first = _random_classes(rng, 1, False, red)[0]
-        if kind == "chow":
-            tiles = [first] * 3 if CLASSES[first][1] == "z" else _chow(first)
-        else:
-            tiles = [first] * (3 if kind == "pung" else 4)
-        melds.append((str(kind), tiles))
-    n_concealed = max(1, 14 - 3 * n_melds - int(rng.integers(0, 2)))
+    if winning:
+        melds, concealed = _winning_hand(rng, n_melds, red)
+    else:
+        melds = []
+        for _ in range(n_melds):
+            kind = rng.choice(MELD_KINDS, p=MELD_ODDS)
+            first = _random_classes(rng, 1, False, red)[0]
+            melds.append((str(kind), _meld_classes(str(kind), first)))
+        n_concealed = max(1, 14 - 3 * n_melds - int(rng.integers(0, 2)))
     standing = rng.random() < 0.3
     tiles: list[Tile] = []
     gap = rng.uniform(0.0, 0.06)
     x = 0.0
-    for k, cls in enumerate(_random_classes(rng, n_concealed, False, red)):
-        if k == n_concealed - 1 and rng.random() < 0.5:
+    if not winning:
+        concealed = _random_classes(rng, n_concealed, False, red)
+    for k, cls in enumerate(concealed):
+        if k == len(concealed) - 1 and rng.random() < 0.5:
             x += rng.uniform(0.2, 0.9)
         pose = "standing" if standing else "flat"
         lean = rng.uniform(-0.25, 0.1) if standing else 0.0
         y = rng.normal(0, 0.02) + (0 if not standing else -h / 2)
         tiles.append(_tile(rng, pool, tile_set, cls, (x + w / 2, y), rng.normal(0, 0.02), pose, lean))
-        tiles[-1].role = ("win" if k == n_concealed - 1 else "concealed", -1, cls)
+        tiles[-1].role = ("win" if k == len(concealed) - 1 else "concealed", -1, cls)
         x += w + gap + abs(rng.normal(0, 0.01))
     second_row = rng.random() < 0.5
     mx = rng.uniform(-1.0, 2.0) if second_row else x + rng.uniform(0.4, 1.5)
@@ -513,6 +526,42 @@ def scene_hand(tiles: list[Tile], shown: set[int]) -> dict | None:
         "win_tile": next((CLASSES[cls] for part, _, cls in parts if part == "win"), None),
         "flowers": [CLASSES[cls] for part, _, cls in parts if part == "flower"],
     }
+
+
+def _meld_classes(kind: str, first: int) -> list[int]:
+    """The classes of a meld of ``kind`` from its first tile (a chow of an honour is three of it)."""
+    if kind == "chow":
+        return [first] * 3 if CLASSES[first][1] == "z" else _chow(first)
+    return [first] * (3 if kind == "pung" else 4)
+
+
+def _winning_hand(rng: np.random.Generator, n_melds: int, red: bool) -> tuple[list[tuple[str, list[int]]], list[int]]:
+    """The melds laid out and the concealed tiles of a complete hand: ``n_melds`` melds, and concealed sets
+    (chows and pungs) and a pair making four sets with them, or seven pairs (``SEVEN_PAIRS_SHARE`` of the hands
+    without melds); at most four copies of a tile. With ``red``, a five of each suit is red half the time. The
+    concealed tiles come sorted as players sort them (by suit, then number), the winning tile, one of them at
+    random, last."""
+    while True:
+        if n_melds == 0 and rng.random() < SEVEN_PAIRS_SHARE:
+            blocks = [("pair", [int(k)] * 2) for k in rng.choice(KINDS, size=7, replace=False)]
+        else:
+            kinds = [str(k) for k in rng.choice(MELD_KINDS, size=n_melds, p=MELD_ODDS)]
+            kinds += [str(k) for k in rng.choice(["chow", "pung"], size=4 - n_melds, p=[0.6, 0.4])]
+            blocks = [(k, _meld_classes(k, int(rng.integers(KINDS)))) for k in kinds]
+            blocks.append(("pair", [int(rng.integers(KINDS))] * 2))
+        copies = np.bincount([c for _, classes in blocks for c in classes], minlength=KINDS)
+        if copies.max() <= 4:
+            break
+    if red:
+        for five, red_five in zip((4, 13, 22), RED_FIVE_IDS, strict=True):
+            places = [(b, k) for b, (_, classes) in enumerate(blocks) for k, c in enumerate(classes) if c == five]
+            if places and rng.random() < 0.5:
+                b, k = places[int(rng.integers(len(places)))]
+                blocks[b][1][k] = red_five
+    melds = blocks[:n_melds]
+    concealed = [c for _, classes in blocks[len(melds) :] for c in classes]
+    win = concealed.pop(int(rng.integers(len(concealed))))
+    return melds, sorted(concealed, key=lambda c: (CLASSES[c][1], int(CLASSES[c][0]) or 5)) + [win]
 
 
 def _chow(first: int) -> list[int]:
@@ -677,13 +726,15 @@ class SceneRenderer:
     ``phone``: only scenes as a player photographs a hand (a test set of the product's use), not the wider
     spread training draws from: the camera 17 to 52 degrees above standing tiles, 34 to 90 above flat ones,
     the whole layout in the picture with tiles up to 150 pixels across in a 640 picture (40 or more where the
-    layout fits), no stretch.
+    layout fits), no stretch. ``winning``: the hands laid out are complete hands (``_winning_hand``), not tiles
+    drawn at random.
     """
 
-    def __init__(self, pool: FacePool, size: int = 640, phone: bool = False) -> None:
+    def __init__(self, pool: FacePool, size: int = 640, phone: bool = False, winning: bool = False) -> None:
         self.pool = pool
         self.size = size
         self.phone = phone
+        self.winning = winning
 
     def render(self, rng: np.random.Generator, faces: str | None = None, layout: str | None = None) -> Scene:
         """One random scene. ``faces`` forces the face source ("art", "hk" or "mixed"), ``layout`` the
@@ -700,7 +751,8 @@ class SceneRenderer:
         w, h = 1.0, rng.uniform(1.25, 1.45)
         d = rng.uniform(0.5, 0.85)
         chosen = rng.choice(LAYOUTS, p=[0.5, 0.2, 0.15, 0.15])
-        make = {"hand": _hand_layout, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
+        hand = partial(_hand_layout, winning=True) if self.winning else _hand_layout
+        make = {"hand": hand, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
         tiles = make[str(layout or chosen)](rng, self.pool, tile_set, (w, h))
         if not tiles:
             return None

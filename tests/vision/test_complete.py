@@ -1,0 +1,101 @@
+"""A hand one misread tile short of complete is read with the code that completes it (``vision.complete``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenes import scene
+
+from vision.complete import ALT_MIN, is_complete
+from vision.recognize import from_detections
+from vision.types import CLASS_INDEX, Detections
+
+
+def with_doubt(det: Detections, tile: int, **probs: float) -> Detections:
+    """``det`` with the classifiers' probabilities of one tile shared as ``probs`` (codes, ``_`` for none)."""
+    table = np.array(det.probs, np.float32)
+    table[tile] = 0.0
+    for code, p in probs.items():
+        table[tile, CLASS_INDEX[code.lstrip("_")]] = p
+    det.probs = table
+    return det
+
+
+def hand(concealed: str, win: str, melds: list[list[str]] | None = None) -> dict:
+    return {
+        "concealed": [concealed[i : i + 2] for i in range(0, len(concealed), 2)],
+        "melds": [{"type": "chow", "tiles": m, "open": True} for m in melds or []],
+        "win_tile": win,
+        "flowers": [],
+    }
+
+
+@pytest.mark.parametrize(
+    ("concealed", "win", "melds", "complete"),
+    [
+        ("1m2m3m4p5p6p7s8s9s1z1z5z5z", "5z", None, True),
+        ("1m2m3m4p5p6p7s8s9s1z1z5z5z", "6z", None, False),
+        ("1m1m2m2m3p3p4p4p5s5s6s6s7z", "7z", None, True),  # seven pairs
+        ("1m1m1m1m3p3p4p4p5s5s6s6s7z", "7z", None, True),  # four equal tiles as two pairs
+        ("1m9m1p9p1s9s1z2z3z4z5z6z7z", "7z", None, True),  # thirteen orphans
+        ("4p5p6p1z1z5z5z", "5z", [["1m", "2m", "3m"], ["7s", "8s", "9s"]], True),
+        ("4p5p6p1z1z5z5z", "0p", [["1m", "2m", "3m"], ["7s", "8s", "9s"]], False),
+        ("1m2m3m4m5m6m7m8m9m1p2p3p4p1z5z5z", "5z", None, False),  # 17 tiles but no shape
+        ("1m2m3m4m5m6m7m8m9m1p2p3p4p1z1z5z", "5z", None, False),
+        ("1m2m3m4m5m6m7m8m9m1p2p3p1z1z5z5z", "5z", None, True),  # 16-tile rules: five sets and a pair
+        ("1m2m3m4p5p6p7s8s9s1z1z5z", "5z", None, False),  # 13 tiles
+        ("1m1m1m1m2m3m4m5m6m7m8m9m9m", "1m", None, False),  # a fifth 1m
+    ],
+)
+def test_complete_hands_are_told_by_size_copies_and_shape(concealed, win, melds, complete):
+    assert is_complete(hand(concealed, win, melds)) is complete
+
+
+def test_a_tile_whose_second_reading_completes_the_hand_is_read_so_and_flagged():
+    det = with_doubt(scene("133m456p789s11z55z _ 5z"), 1, **{"3m": 0.55, "2m": 0.35, "8m": 0.05})
+    recognition = from_detections(det, 1000, 1000)
+    assert recognition.hand["concealed"][:3] == ["1m", "2m", "3m"]
+    assert recognition.tiles[1].code == "2m"
+    assert recognition.tiles[1].score == pytest.approx(0.95 * 0.35 / 0.55, abs=1e-3)
+    assert "the hand was complete with one tile read 2m instead of 3m: read so (3m 0.55, 2m 0.35); check it" in (
+        recognition.warnings
+    )
+
+
+def test_seven_pairs_are_completed_as_well():
+    det = with_doubt(scene("1122m3344p5566s7z _ 6z"), 13, **{"6z": 0.6, "7z": 0.3})
+    recognition = from_detections(det, 1000, 1000)
+    assert recognition.hand["win_tile"] == "7z"
+
+
+def test_a_meld_broken_by_a_misread_tile_is_mended_by_it():
+    det = with_doubt(scene("123m456p11z55z _ 5z _ 789s"), 13, **{"8s": 0.45, "9s": 0.4})
+    det.class_ids[13] = CLASS_INDEX["8s"]
+    recognition = from_detections(det, 1000, 1000)
+    assert recognition.hand["melds"] == [{"type": "chow", "tiles": ["7s", "8s", "9s"], "open": True}]
+    assert not any("form no meld" in w for w in recognition.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "tile", "probs"),
+    [
+        ("133m456p789s11z55z _ 5z", 1, {"3m": 0.9, "2m": ALT_MIN / 2}),  # the other code too unlikely
+        ("123m456p789s11z55z _ 5z", 1, {"2m": 0.5, "3m": 0.45}),  # complete as read
+        ("133m456p789s1z55z _ 5z", 1, {"3m": 0.5, "2m": 0.45}),  # 13 tiles: no change can complete it
+        ("133m456p789s11z55z _ 6z", 1, {"3m": 0.5, "2m": 0.45}),  # two tiles short of complete
+    ],
+)
+def test_hands_not_one_likely_change_from_complete_are_left_as_read(text, tile, probs):
+    det = with_doubt(scene(text), tile, **probs)
+    before = from_detections(scene(text), 1000, 1000)
+    after = from_detections(det, 1000, 1000)
+    assert after.hand == before.hand
+    assert [t.code for t in after.tiles] == [t.code for t in before.tiles]
+    assert not any("was complete with" in w for w in after.warnings)
+
+
+def test_face_down_tiles_are_never_read_anew():
+    det = scene("back 666m back _ 123m456p11z55z _ 5z")
+    det = with_doubt(det, 0, back=0.5, **{"6m": 0.45})
+    recognition = from_detections(det, 1000, 1000)
+    assert not any("was complete with" in w for w in recognition.warnings)

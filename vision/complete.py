@@ -1,0 +1,121 @@
+"""A hand one misread tile short of complete, read with the code that completes it.
+
+A player photographs a hand that has won, and a won hand is complete: four sets and a pair (five sets in
+16-tile rules), seven pairs or thirteen orphans. Of the photos of hk-photos/train whose labels box 14 tiles,
+737 of 798 hold one. Where the hand read holds as many tiles as a complete hand (a kong counted as 3) but they
+make none of those shapes, and changing one face-up tile of the hand to a code the classifiers gave at least
+``ALT_MIN`` makes them one, the tile is read with that code: of such changes the one the classifiers found
+likeliest, kept only where the layout read again gives a complete hand. The tile's score falls to match (its
+detection score times the probability of its new code; under 0.5 it is flagged as unsure), and a warning says
+what was changed and why. A hand complete as read, or with a tile too many or too few, is left as it is.
+
+The shapes are those every rule set here shares (``scoring.decompose``: melds + pair, seven pairs, four equal
+tiles counting as two pairs, thirteen orphans); the MCR knitted shapes and the Taiwanese pairs-and-pung are left
+out, so a hand of those shapes is never changed into another one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from scoring.decompose import Shapes, is_winning
+from scoring.tiles import KIND_OF
+from vision.layout import COMPLETE_SIZES, Layout
+from vision.types import CLASSES, Detections
+
+#: The least probability the classifiers must have given a code for a tile to be read with it.
+ALT_MIN = 0.1
+#: The winning shapes a hand read may be completed to.
+SHAPES = Shapes(seven_pairs=True, seven_pairs_four=True, thirteen_orphans=True)
+#: Changes tried with the layout read again, the likeliest first, before giving up.
+MAX_TRIES = 3
+#: The tile kinds (1m-9m, 1p-9p, 1s-9s, 1z-7z) and the red fives a tile of the hand may be read as.
+_TILE_CLASSES = tuple(i for i, code in enumerate(CLASSES) if code[1] in "mpsz")
+_KINDS = 34
+
+
+def _held(hand: dict[str, Any]) -> int:
+    """The tiles a hand holds, a kong counted as 3."""
+    return len(hand["concealed"]) + (hand["win_tile"] is not None) + 3 * len(hand["melds"])
+
+
+def is_complete(hand: dict[str, Any]) -> bool:
+    """True when a hand (recognition JSON) holds a complete hand: the size of one (14, or 17 in 16-tile rules),
+    at most four copies of a tile, and its concealed tiles with the winning tile making the sets and pair its
+    melds leave (or seven pairs or thirteen orphans)."""
+    closed = [*hand["concealed"], *([hand["win_tile"]] if hand["win_tile"] is not None else [])]
+    every = closed + [code for meld in hand["melds"] for code in meld["tiles"]]
+    if _held(hand) not in COMPLETE_SIZES or any(KIND_OF.get(code, _KINDS) >= _KINDS for code in every):
+        return False
+    if max(Counter(KIND_OF[code] for code in every).values()) > 4:
+        return False
+    counts = np.bincount([KIND_OF[code] for code in closed], minlength=_KINDS)
+    return is_winning(counts.tolist(), len(hand["melds"]), SHAPES)
+
+
+def complete_hand(
+    detections: Detections, layout: Layout, read: Callable[[Detections], Layout]
+) -> tuple[Detections, Layout, list[str]]:
+    """The detections and layout with one tile of the hand read anew where that completes it (module
+    docstring), and the warning saying so; unchanged, with no warning, where no such change is found.
+
+    read: the layout reader (``vision.layout.read_layout``), run again on the detections changed.
+    """
+    hand = layout.hand
+    if _held(hand) not in COMPLETE_SIZES or is_complete(hand):
+        return detections, layout, []
+    for i, cls, probability in _changes(detections, layout)[:MAX_TRIES]:
+        old = int(detections.class_ids[i])
+        class_ids = np.array(detections.class_ids, np.int64)
+        class_ids[i] = cls
+        scores = np.array(detections.scores, np.float32)
+        scores[i] *= probability / max(float(detections.probs[i, old]), 1e-6)
+        changed = replace(detections, class_ids=class_ids, scores=scores)
+        again = read(changed)
+        if is_complete(again.hand):
+            note = (
+                f"the hand was complete with one tile read {CLASSES[cls]} instead of {CLASSES[old]}: read so "
+                f"({CLASSES[old]} {float(detections.probs[i, old]):.2f}, {CLASSES[cls]} {probability:.2f}); check it"
+            )
+            return changed, again, [note]
+    return detections, layout, []
+
+
+def _changes(detections: Detections, layout: Layout) -> list[tuple[int, int, float]]:
+    """The changes of one face-up tile of the hand to another kind of tile, the classifiers giving that
+    kind (the likelier of a five and its red five) at least ``ALT_MIN``, after which the hand's tiles (each
+    meld as three) make a winning shape, as (tile, class, probability), the likeliest first."""
+    members = [(g.role, g.tiles) for g in layout.groups if g.role in ("concealed", "win", "meld")]
+    shape_tiles = [i for role, tiles in members for i in (tiles[:3] if role == "meld" else tiles)]
+    every = [i for _, tiles in members for i in tiles]
+    codes = layout.codes
+    if any(KIND_OF.get(codes[i], _KINDS) >= _KINDS for i in every):
+        return []
+    counts = np.bincount([KIND_OF[codes[i]] for i in shape_tiles], minlength=_KINDS)
+    copies = np.bincount([KIND_OF[codes[i]] for i in every], minlength=_KINDS)
+    out = []
+    for i in shape_tiles:
+        if detections.face_down[i]:
+            continue
+        old = KIND_OF[codes[i]]
+        best: dict[int, tuple[float, int]] = {}
+        for cls in _TILE_CLASSES:
+            k = KIND_OF[CLASSES[cls]]
+            p = float(detections.probs[i, cls])
+            if k != old and p >= ALT_MIN and p > best.get(k, (-1.0, 0))[0]:
+                best[k] = (p, cls)
+        for k, (p, cls) in best.items():
+            if copies[k] >= 4:
+                continue
+            counts[old] -= 1
+            counts[k] += 1
+            if is_winning(counts.tolist(), 0, SHAPES):
+                out.append((i, cls, p))
+            counts[k] -= 1
+            counts[old] += 1
+    return sorted(out, key=lambda change: -change[2])

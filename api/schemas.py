@@ -51,8 +51,17 @@ _EXAMPLE_RECOGNITION: dict[str, Any] = {
     "image": "IMG_0412.jpg",
     "width": 4032,
     "height": 3024,
-    "tiles": [{"code": "1m", "box": [412.0, 1630.5, 655.0, 1962.0], "score": 0.98, "rotated": False}],
+    "tiles": [
+        {
+            "code": "1m",
+            "box": [412.0, 1630.5, 655.0, 1962.0],
+            "score": 0.98,
+            "rotated": False,
+            "alternatives": [{"code": "7m", "probability": 0.03}],
+        }
+    ],
     "hand": {"concealed": ["1m", "2m", "3m"], "melds": [], "win_tile": "4p", "flowers": []},
+    "hand_tiles": {"concealed": [0, 1, 2], "melds": [], "win_tile": 3, "flowers": []},
     "warnings": ["found 13 tiles; a complete hand has 14"],
     "timings_ms": {"decode": 21, "detect": 38, "classify": 9, "total": 71},
 }
@@ -240,13 +249,31 @@ class ScoreRefusal(BaseModel):
     error: ErrorDetail
 
 
+class Alternative(BaseModel):
+    """Another code the classifiers found likely for a tile."""
+
+    code: str
+    probability: float
+
+
 class Tile(BaseModel):
-    """One tile found in the photo, in the photo's pixels (after EXIF orientation)."""
+    """One tile found in the photo, in the photo's pixels (after EXIF orientation), and the other codes the
+    classifiers found likeliest for it (at most 3, each with a probability of 0.02 or more, the likeliest first)."""
 
     code: str
     box: list[float] = Field(description="x1, y1, x2, y2")
     score: float
     rotated: bool
+    alternatives: list[Alternative] = []
+
+
+class HandTiles(BaseModel):
+    """Which tiles (indices into ``tiles``) make each part of the hand."""
+
+    concealed: list[int] = Field(description="in the order of the hand's concealed tiles")
+    melds: list[list[int]] = Field(description="one list for each meld of the hand, its tiles as laid out")
+    win_tile: int | None
+    flowers: list[int] = Field(description="in the order of the hand's flowers")
 
 
 class RecognitionResponse(BaseModel):
@@ -262,6 +289,7 @@ class RecognitionResponse(BaseModel):
     height: int
     tiles: list[Tile]
     hand: dict[str, Any] = Field(description="the hand of contracts.md: concealed, melds, win_tile, flowers")
+    hand_tiles: HandTiles | None = None
     warnings: list[str]
     timings_ms: dict[str, float]
     annotated_image: str | None = None

@@ -25,7 +25,7 @@ from vision.annotate import LOW_SCORE
 from vision.complete import complete_hand
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, Layout, drop_duplicates, read_layout
-from vision.types import CLASS_INDEX, Detections
+from vision.types import CLASS_INDEX, CLASSES, Detections
 
 #: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
 DECODE_SIDE = 2000
@@ -39,19 +39,29 @@ MIN_SIDE = 32
 #: seeds 777 and 778 (MODEL_CARD.md, "Weak face-down tiles the layout leaves out").
 STRAY_BACK_SCORE = 0.5
 
+#: The other codes given with each tile (``Tile.alternatives``): at most this many, each with a probability of
+#: at least ``ALTERNATIVE_MIN``. On the rendered phone sets, where a tile is read with a wrong code, the right one
+#: is the first of them for 63 to 84 % of such tiles and among them for 82 to 94 % (MODEL_CARD.md, "Reading a
+#: photo").
+ALTERNATIVES = 3
+ALTERNATIVE_MIN = 0.02
+
 _default_model: Any = None
 _default_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
 class Tile:
-    """One tile found: its code, box (x1, y1, x2, y2 in the photo's pixels), score and whether it lies
-    sideways in the photo."""
+    """One tile found: its code, box (x1, y1, x2, y2 in the photo's pixels), score, whether it lies sideways in
+    the photo, and the other codes the classifiers found likeliest for it with their probabilities (at most
+    ``ALTERNATIVES``, each at least ``ALTERNATIVE_MIN``, the likeliest first): where a tile is misread, its right
+    code is most often the first of them."""
 
     code: str
     box: tuple[float, float, float, float]
     score: float
     rotated: bool
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +69,7 @@ class Tile:
             "box": [round(v, 1) for v in self.box],
             "score": round(self.score, 3),
             "rotated": self.rotated,
+            "alternatives": [{"code": code, "probability": round(p, 3)} for code, p in self.alternatives],
         }
 
 
@@ -83,14 +94,31 @@ class Recognition:
         """Tile index -> its role (``concealed``, ``win``, ``meld``, ``flower``, ``ignored``, ``apart``)."""
         return {i: g.role for g in self.groups for i in g.tiles}
 
+    def hand_tiles(self) -> dict[str, Any]:
+        """Which of ``tiles`` make each part of ``hand``, as indices: ``concealed`` and ``flowers`` in the
+        hand's order, ``melds`` one list for each meld of the hand (its tiles as laid out), ``win_tile`` one
+        index or None."""
+        parts: dict[str, Any] = {"concealed": [], "melds": [], "win_tile": None, "flowers": []}
+        for group in self.groups:
+            if group.role == "concealed":
+                parts["concealed"] = list(group.tiles)
+            elif group.role == "meld":
+                parts["melds"].append(list(group.tiles))
+            elif group.role == "win":
+                parts["win_tile"] = group.tiles[0]
+            elif group.role == "flower":
+                parts["flowers"] = list(group.tiles)
+        return parts
+
     def to_json(self) -> dict[str, Any]:
-        """The recognition JSON of contracts.md."""
+        """The recognition JSON of contracts.md, and ``hand_tiles`` (``hand_tiles()``)."""
         return {
             "image": self.image,
             "width": self.width,
             "height": self.height,
             "tiles": [t.to_json() for t in self.tiles],
             "hand": self.hand,
+            "hand_tiles": self.hand_tiles(),
             "warnings": list(self.warnings),
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
         }
@@ -201,8 +229,10 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
     left empty."""
     detections, layout, warnings = settle(detections)
     tiles = [
-        Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r))
-        for code, b, s, r in zip(layout.codes, detections.boxes, detections.scores, detections.rotated, strict=True)
+        Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r), _alternatives(code, p))
+        for code, b, s, r, p in zip(
+            layout.codes, detections.boxes, detections.scores, detections.rotated, detections.probs, strict=True
+        )
     ]
     left_out = set(layout.left_out())
     unsure = sorted(
@@ -212,6 +242,18 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
         listed = ", ".join(f"{t.code} ({t.score:.2f})" for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
         warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")
     return Recognition(name, width, height, tiles, layout.hand, warnings + layout.warnings, {}, layout.groups)
+
+
+def _alternatives(code: str, probs: np.ndarray) -> tuple[tuple[str, float], ...]:
+    """The codes other than ``code`` the classifiers gave at least ``ALTERNATIVE_MIN``, the likeliest first, at
+    most ``ALTERNATIVES``."""
+    out = []
+    for k in np.argsort(-probs, kind="stable"):
+        if probs[k] < ALTERNATIVE_MIN or len(out) == ALTERNATIVES:
+            break
+        if CLASSES[k] != code:
+            out.append((CLASSES[k], float(probs[k])))
+    return tuple(out)
 
 
 def as_recognized(model: Any) -> Callable[[np.ndarray], Detections]:

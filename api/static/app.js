@@ -54,6 +54,9 @@ const state = {
   situation: {}, // field -> value (shared by the rule sets that read the field)
   hand: emptyHand(),
   unsure: new Set(), // concealed indices the recogniser was unsure of, until corrected
+  // the other codes the recogniser found likely for each concealed tile and the winning tile (shown first in
+  // the picker), kept in step with the hand as it is edited
+  hints: { concealed: [], win: [] },
   scoreSeq: 0,
   scoreTimer: null,
 };
@@ -119,10 +122,26 @@ function addButton(label, onTap) {
 // ---- the tile picker -------------------------------------------------------------------------------
 
 // Opens the picker. onPick(code) is called with the chosen tile; actions are extra buttons
-// [{label, run, danger}] such as "Remove".
-function pick({ title, current = null, onPick, actions = [], allow = () => true }) {
+// [{label, run, danger}] such as "Remove"; likely: codes shown first, in a row of their own (the other codes the
+// recogniser found likely for the tile).
+function pick({ title, current = null, onPick, actions = [], allow = () => true, likely = [] }) {
   const dialog = $("picker");
   $("picker-title").textContent = title;
+  const choose = (code) => () => {
+    dialog.close();
+    onPick(code);
+  };
+  const row = $("picker-likely");
+  const offered = likely.filter((code) => code !== current && allow(code));
+  row.replaceChildren();
+  row.hidden = offered.length === 0;
+  if (offered.length) {
+    const label = document.createElement("span");
+    label.className = "likely-label";
+    label.textContent = "Likely:";
+    row.appendChild(label);
+    for (const code of offered) row.appendChild(tileButton(code, { onTap: choose(code) }));
+  }
   const grid = $("picker-grid");
   grid.replaceChildren();
   for (const row of PICKER_ROWS) {
@@ -132,15 +151,7 @@ function pick({ title, current = null, onPick, actions = [], allow = () => true 
         continue;
       }
       const extra = code === current ? "current" : "";
-      grid.appendChild(
-        tileButton(code, {
-          extraClass: extra,
-          onTap: () => {
-            dialog.close();
-            onPick(code);
-          },
-        }),
-      );
+      grid.appendChild(tileButton(code, { extraClass: extra, onTap: choose(code) }));
     }
   }
   const bar = $("picker-actions");
@@ -203,6 +214,7 @@ function renderHand() {
             title: `Concealed tile ${i + 1}: ${code}`,
             current: code,
             allow: notFlower,
+            likely: state.hints.concealed[i] || [],
             onPick: (c) => {
               hand.concealed[i] = c;
               state.unsure.delete(i);
@@ -213,9 +225,17 @@ function renderHand() {
                 label: "Make it the winning tile",
                 run: () => {
                   const old = hand.win_tile;
+                  const hints = state.hints;
+                  const oldHint = hints.win;
                   hand.win_tile = code;
-                  if (old) hand.concealed[i] = old;
-                  else hand.concealed.splice(i, 1);
+                  hints.win = hints.concealed[i] || [];
+                  if (old) {
+                    hand.concealed[i] = old;
+                    hints.concealed[i] = oldHint;
+                  } else {
+                    hand.concealed.splice(i, 1);
+                    hints.concealed.splice(i, 1);
+                  }
                   state.unsure.clear();
                   changed();
                 },
@@ -233,6 +253,8 @@ function renderHand() {
         allow: notFlower,
         onPick: (c) => {
           hand.concealed.push(c);
+          state.hints.concealed.length = hand.concealed.length - 1;
+          state.hints.concealed.push([]);
           changed();
         },
       }),
@@ -250,6 +272,7 @@ function renderHand() {
             title: `Winning tile: ${hand.win_tile}`,
             current: hand.win_tile,
             allow: notFlower,
+            likely: state.hints.win,
             onPick: (c) => {
               hand.win_tile = c;
               changed();
@@ -259,6 +282,9 @@ function renderHand() {
                 label: "Move it to the concealed tiles",
                 run: () => {
                   hand.concealed.push(hand.win_tile);
+                  state.hints.concealed.length = hand.concealed.length - 1;
+                  state.hints.concealed.push(state.hints.win);
+                  state.hints.win = [];
                   hand.win_tile = null;
                   changed();
                 },
@@ -268,6 +294,7 @@ function renderHand() {
                 danger: true,
                 run: () => {
                   hand.win_tile = null;
+                  state.hints.win = [];
                   changed();
                 },
               },
@@ -286,6 +313,7 @@ function renderHand() {
             allow: notFlower,
             onPick: (c) => {
               hand.win_tile = c;
+              state.hints.win = [];
               changed();
             },
           }),
@@ -302,6 +330,7 @@ function renderHand() {
 
 function removeConcealed(i) {
   state.hand.concealed.splice(i, 1);
+  state.hints.concealed.splice(i, 1);
   state.unsure.clear();
   changed();
 }
@@ -854,7 +883,13 @@ async function analyzePhoto(file) {
     win_tile: rec.hand.win_tile || null,
     flowers: [...(rec.hand.flowers || [])],
   };
-  state.unsure = unsureConcealed(rec);
+  const parts = rec.hand_tiles;
+  const likelyOf = (k) => (rec.tiles[k].alternatives || []).map((a) => a.code);
+  state.unsure = new Set(parts.concealed.flatMap((k, i) => (rec.tiles[k].score < 0.5 ? [i] : [])));
+  state.hints = {
+    concealed: parts.concealed.map(likelyOf),
+    win: parts.win_tile === null ? [] : likelyOf(parts.win_tile),
+  };
   $("annotated").src = body.annotated_image;
   $("annotated-box").hidden = false;
   for (const warning of rec.warnings || []) {
@@ -866,20 +901,6 @@ async function analyzePhoto(file) {
   saveSettings();
   renderHand();
   renderScore(body.score);
-}
-
-// The concealed tiles whose code the recogniser was unsure of (score < 0.5), matched by code.
-function unsureConcealed(rec) {
-  const doubtful = rec.tiles.filter((t) => t.score < 0.5).map((t) => t.code);
-  const out = new Set();
-  state.hand.concealed.forEach((code, i) => {
-    const k = doubtful.indexOf(code);
-    if (k >= 0) {
-      out.add(i);
-      doubtful.splice(k, 1);
-    }
-  });
-  return out;
 }
 
 // ---- start ---------------------------------------------------------------------------------------------
@@ -905,6 +926,7 @@ async function start() {
   $("clear-hand").addEventListener("click", () => {
     state.hand = emptyHand();
     state.unsure.clear();
+    state.hints = { concealed: [], win: [] };
     changed();
   });
   renderHand();

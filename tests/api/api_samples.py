@@ -101,12 +101,25 @@ class KnownTilesModel:
 
     info = {"name": "known tiles (test stand-in for the tile model)", "version": "0"}
 
-    def __init__(self, codes: list[str], boxes: np.ndarray, unsure: int | None = None) -> None:
+    def __init__(
+        self,
+        codes: list[str],
+        boxes: np.ndarray,
+        unsure: int | None = None,
+        likely: dict[int, dict[str, float]] | None = None,
+    ) -> None:
+        """unsure: a tile scored 0.3. likely: for some tiles, the classifiers' probabilities of their codes (the
+        tile's own code and others); the other tiles are sure of their code."""
         self.class_ids = np.array([CLASSES.index(c) for c in codes], np.int64)
         self.boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         self.scores = np.full(len(codes), 0.97, np.float32)
         if unsure is not None:
             self.scores[unsure] = 0.3
+        self.probs = np.eye(len(CLASSES), dtype=np.float32)[self.class_ids].reshape(-1, len(CLASSES))
+        for i, shares in (likely or {}).items():
+            self.probs[i] = 0.0
+            for code, p in shares.items():
+                self.probs[i, CLASSES.index(code)] = p
 
     def detect(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Detections:
         h, w = image.shape[:2]
@@ -114,7 +127,7 @@ class KnownTilesModel:
             timings.update(detect=0.0, classify=0.0)
         n = len(self.class_ids)
         boxes = self.boxes * np.array([w, h, w, h], np.float32)
-        return Detections(boxes, self.scores.copy(), self.class_ids.copy(), np.zeros(n, bool))
+        return Detections(boxes, self.scores.copy(), self.class_ids.copy(), np.zeros(n, bool), probs=self.probs.copy())
 
 
 def labelled_photo(photo: Path) -> KnownTilesModel:
@@ -124,9 +137,11 @@ def labelled_photo(photo: Path) -> KnownTilesModel:
     return KnownTilesModel(truth.codes, truth.boxes)
 
 
-def drawn_hand(codes: list[str], tile: int = 90, unsure: int | None = None) -> tuple[bytes, KnownTilesModel]:
+def drawn_hand(
+    codes: list[str], tile: int = 90, unsure: int | None = None, likely: dict[int, dict[str, float]] | None = None
+) -> tuple[bytes, KnownTilesModel]:
     """A JPEG of a row of plain tiles with their codes written on them, the last one set apart as the winning
-    tile, and the stand-in model that reads it."""
+    tile, and the stand-in model that reads it (``KnownTilesModel``: ``unsure``, ``likely``)."""
     gap, margin = tile // 12, tile
     width = 2 * margin + len(codes) * (tile + gap) + tile
     height = 3 * tile + 2 * margin
@@ -142,7 +157,7 @@ def drawn_hand(codes: list[str], tile: int = 90, unsure: int | None = None) -> t
     out = io.BytesIO()
     picture.save(out, "JPEG", quality=90)
     scale = np.array([width, height, width, height], np.float32)
-    return out.getvalue(), KnownTilesModel(codes, np.array(boxes, np.float32) / scale, unsure)
+    return out.getvalue(), KnownTilesModel(codes, np.array(boxes, np.float32) / scale, unsure, likely)
 
 
 @contextmanager

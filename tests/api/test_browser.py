@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -177,13 +179,9 @@ def photo_flow(page, photo: Path, tmp_path: Path, shot: str, replacement: str | 
     page.screenshot(path=str(shot_path(tmp_path, shot)))
 
 
-@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
-def test_drawn_photo_is_read_corrected_and_rescored(tmp_path):
-    codes = list(BEFORE) + [WIN]
-    codes[0] = "5z"  # the first tile misread: the hand is not complete until it is corrected
-    data, model = drawn_hand(codes)
-    photo = tmp_path / "drawn-hand.jpg"
-    photo.write_bytes(data)
+@contextmanager
+def riichi_tsumo_page(model: object) -> Iterator[object]:
+    """A phone-sized page of a server reading photos with ``model``, riichi chosen, self-drawn ticked."""
     with app_server(model) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport=PHONE)
@@ -191,9 +189,43 @@ def test_drawn_photo_is_read_corrected_and_rescored(tmp_path):
         page.wait_for_selector("body[data-ready=true]")
         page.select_option("#ruleset", "riichi")
         page.get_by_label("Self-drawn (tsumo)").check()
+        yield page
+        browser.close()
+
+
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_drawn_photo_is_read_corrected_and_rescored(tmp_path):
+    codes = list(BEFORE) + [WIN]
+    codes[0] = "5z"  # the first tile misread: the hand is not complete until it is corrected
+    data, model = drawn_hand(codes)
+    photo = tmp_path / "drawn-hand.jpg"
+    photo.write_bytes(data)
+    with riichi_tsumo_page(model) as page:
         photo_flow(page, photo, tmp_path, "page-drawn-photo-375x812.png", BEFORE[0])
         assert page.locator("#score .refusal").count() == 0
-        browser.close()
+
+
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_the_picker_offers_the_codes_the_recogniser_found_likely_first(tmp_path):
+    """The first tile misread 5z, the classifiers giving 2m (its right code) and 8m a little (too little for the
+    hand's completion, ``vision.complete.ALT_MIN``): its picker shows them first, and one tap corrects it."""
+    codes = list(BEFORE) + [WIN]
+    codes[0] = "5z"
+    data, model = drawn_hand(codes, likely={0: {"5z": 0.8, "2m": 0.06, "8m": 0.03}})
+    with riichi_tsumo_page(model) as page:
+        page.set_input_files("#photo", {"name": "drawn.jpg", "mimeType": "image/jpeg", "buffer": data})
+        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        page.locator("#concealed .tile:not(.add)").first.click()
+        likely = page.locator("#picker-likely .tile")
+        assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == ["2m", "8m"]
+        assert_fits_a_phone(page)
+        page.screenshot(path=str(shot_path(tmp_path, "page-picker-likely-375x812.png")))
+        likely.first.click()
+        wait_total(page, expected_total(BEFORE))
+        assert page.locator("#concealed .tile").first.get_attribute("data-code") == "2m"
+        page.locator("#win .tile").first.click()  # the winning tile was read sure: no row of likely codes
+        assert page.locator("#picker-likely").is_hidden()
 
 
 def a_correction_that_changes_the_score(photo: Path, model: object) -> tuple[str, str]:

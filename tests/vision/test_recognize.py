@@ -24,12 +24,13 @@ def test_recognition_json_has_the_contract_fields():
     photo = SAMPLE / "images" / "table-meld-row.jpg"
     rec = vision.recognize(photo, model=model)
     out = rec.to_json()
-    assert list(out) == ["image", "width", "height", "tiles", "hand", "warnings", "timings_ms"]
+    assert list(out) == ["image", "width", "height", "tiles", "hand", "hand_tiles", "warnings", "timings_ms"]
     assert (out["image"], out["width"], out["height"]) == ("table-meld-row.jpg", 640, 640)
     assert set(out["timings_ms"]) == {"decode", "detect", "classify", "total"}
     assert out["timings_ms"]["total"] >= out["timings_ms"]["decode"]
     tile = out["tiles"][0]
-    assert set(tile) == {"code", "box", "score", "rotated"} and len(tile["box"]) == 4
+    assert set(tile) == {"code", "box", "score", "rotated", "alternatives"} and len(tile["box"]) == 4
+    assert tile["alternatives"] == []  # the labels' model is sure of every tile
     assert set(out["hand"]) >= {"concealed", "melds", "win_tile", "flowers"}
     assert {"type": "pung", "tiles": ["1m", "1m", "1m"], "open": True} in out["hand"]["melds"]
     assert out["hand"]["flowers"] == ["7f"]
@@ -47,6 +48,40 @@ def test_every_sample_photo_gives_a_hand_and_every_tile_a_role(photo):
     left_out = [rec.tiles[i].code for i, role in sorted(roles.items()) if role in ("apart", "ignored")]
     assert placed + len(left_out) == len(rec.tiles)
     assert left_out == (["8p"] if photo.stem == "row-discard" else [])  # its discard, lying apart from the hand
+
+
+@pytest.mark.parametrize("photo", photos(), ids=lambda p: p.stem)
+def test_hand_tiles_name_the_tiles_of_each_part_of_the_hand(photo):
+    out = recognize(photo, model=LabelModel()).to_json()
+    codes = [t["code"] for t in out["tiles"]]
+    parts, hand = out["hand_tiles"], out["hand"]
+    assert [codes[i] for i in parts["concealed"]] == hand["concealed"]
+    assert [codes[i] for i in parts["flowers"]] == hand["flowers"]
+    assert (codes[parts["win_tile"]] if parts["win_tile"] is not None else None) == hand["win_tile"]
+    assert len(parts["melds"]) == len(hand["melds"])
+    for indices, meld in zip(parts["melds"], hand["melds"], strict=True):
+        faces = sorted(codes[i] for i in indices if codes[i] != "back")
+        assert len(indices) == len(meld["tiles"]) and set(faces) <= set(meld["tiles"])
+
+
+def test_each_tile_comes_with_the_other_codes_the_classifiers_found_likely():
+    det = scene("123m456p789s11z55z _ 5z")
+    probs = np.array(det.probs)
+    probs[4] = 0.0
+    probs[4, [CLASS_INDEX["5p"], CLASS_INDEX["0p"], CLASS_INDEX["6p"], CLASS_INDEX["3p"], CLASS_INDEX["5s"]]] = (
+        0.6,
+        0.25,
+        0.1,
+        0.015,
+        0.01,
+    )
+    det.probs = probs
+    rec = from_detections(det, 1000, 1000)
+    assert rec.tiles[4].code == "5p"
+    assert [code for code, _ in rec.tiles[4].alternatives] == ["0p", "6p"]  # 3p and 5s under ALTERNATIVE_MIN
+    assert [p for _, p in rec.tiles[4].alternatives] == pytest.approx([0.25, 0.1])
+    assert rec.to_json()["tiles"][4]["alternatives"][0] == {"code": "0p", "probability": 0.25}
+    assert rec.tiles[0].alternatives == ()
 
 
 def test_sources_bytes_path_array_give_the_same_hand():

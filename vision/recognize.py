@@ -225,8 +225,8 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
 
 def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
     """The recognition of tiles already found (boxes in the photo's pixels), settled as ``settle`` settles them,
-    the low-confidence tiles of the hand warned about (not those the layout leaves out of it). ``timings_ms`` is
-    left empty."""
+    the low-confidence tiles of the hand warned about with their likeliest other code (not those the layout leaves
+    out of it). ``timings_ms`` is left empty."""
     detections, layout, warnings = settle(detections)
     tiles = [
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r), _alternatives(code, p))
@@ -239,9 +239,15 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
         (t for i, t in enumerate(tiles) if t.score < LOW_SCORE and i not in left_out), key=lambda t: t.score
     )
     if unsure:
-        listed = ", ".join(f"{t.code} ({t.score:.2f})" for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
+        listed = ", ".join(_unsure(t) for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
         warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")
     return Recognition(name, width, height, tiles, layout.hand, warnings + layout.warnings, {}, layout.groups)
+
+
+def _unsure(tile: Tile) -> str:
+    """A tile read with low confidence, for a warning: ``9p (0.27, or 9s)``, naming its likeliest other code."""
+    other = f", or {tile.alternatives[0][0]}" if tile.alternatives else ""
+    return f"{tile.code} ({tile.score:.2f}{other})"
 
 
 def _alternatives(code: str, probs: np.ndarray) -> tuple[tuple[str, float], ...]:

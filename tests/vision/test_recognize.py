@@ -144,6 +144,9 @@ def test_only_the_hands_tiles_are_warned_about_as_read_with_low_confidence():
     det.scores[14:] = 0.2
     rec = from_detections(det, 1000, 1000)
     assert "1 tile(s) read with low confidence: 3m (0.30)" in rec.warnings
+    det.probs[2, CLASS_INDEX["2m"]] = 0.3  # its likeliest other code is named
+    rec = from_detections(det, 1000, 1000)
+    assert "1 tile(s) read with low confidence: 3m (0.30, or 2m)" in rec.warnings
     assert sorted(i for i, role in rec.roles().items() if role == "apart") == [14, 15, 16, 17]
 
 

@@ -207,15 +207,18 @@ def test_drawn_photo_is_read_corrected_and_rescored(tmp_path):
 
 @pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
 def test_the_picker_offers_the_codes_the_recogniser_found_likely_first(tmp_path):
-    """The first tile misread 5z, the classifiers giving 2m (its right code) and 8m a little (too little for the
-    hand's completion, ``vision.complete.ALT_MIN``): its picker shows them first, and one tap corrects it."""
+    """The first tile misread 5z and scored low, the classifiers giving 2m (its right code) and 8m a little (too
+    little for the hand's completion, ``vision.complete.ALT_MIN``): it is marked unsure, its picker shows them
+    first, and one tap corrects it."""
     codes = list(BEFORE) + [WIN]
     codes[0] = "5z"
-    data, model = drawn_hand(codes, likely={0: {"5z": 0.8, "2m": 0.06, "8m": 0.03}})
+    data, model = drawn_hand(codes, unsure=0, likely={0: {"5z": 0.8, "2m": 0.06, "8m": 0.03}})
     with riichi_tsumo_page(model) as page:
         page.set_input_files("#photo", {"name": "drawn.jpg", "mimeType": "image/jpeg", "buffer": data})
         page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
         page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        unsure = page.locator("#concealed .tile.unsure")
+        assert unsure.count() == 1 and unsure.first.get_attribute("data-code") == "5z"  # scored 0.3: marked
         page.locator("#concealed .tile:not(.add)").first.click()
         likely = page.locator("#picker-likely .tile")
         assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == ["2m", "8m"]
@@ -224,6 +227,7 @@ def test_the_picker_offers_the_codes_the_recogniser_found_likely_first(tmp_path)
         likely.first.click()
         wait_total(page, expected_total(BEFORE))
         assert page.locator("#concealed .tile").first.get_attribute("data-code") == "2m"
+        assert page.locator("#concealed .tile.unsure").count() == 0  # corrected: no longer marked
         page.locator("#win .tile").first.click()  # the winning tile was read sure: no row of likely codes
         assert page.locator("#picker-likely").is_hidden()
 

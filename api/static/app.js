@@ -54,12 +54,16 @@ const state = {
   situation: {}, // field -> value (shared by the rule sets that read the field)
   hand: emptyHand(),
   unsure: new Set(), // concealed indices the recogniser was unsure of, until corrected
-  // the other codes the recogniser found likely for each concealed tile and the winning tile (shown first in
-  // the picker), kept in step with the hand as it is edited
-  hints: { concealed: [], win: [] },
+  // the other codes the recogniser found likely for each tile of the hand (shown first in the picker), kept in
+  // step with the hand as it is edited: concealed and flowers one list a tile, melds one a meld, win one list
+  hints: noHints(),
   scoreSeq: 0,
   scoreTimer: null,
 };
+
+function noHints() {
+  return { concealed: [], melds: [], win: [], flowers: [] };
+}
 
 function emptyHand() {
   return { concealed: [], melds: [], win_tile: null, flowers: [] };
@@ -322,7 +326,11 @@ function renderHand() {
   }
 
   renderMelds();
-  renderTileList($("flowers"), hand.flowers, { title: "flower or season", allow: isFlower });
+  renderTileList($("flowers"), hand.flowers, {
+    title: "flower or season",
+    allow: isFlower,
+    hints: state.hints.flowers,
+  });
   const readsFlowers = currentRuleset()?.situation.includes("flowers");
   $("flowers-box").hidden = !readsFlowers && hand.flowers.length === 0;
   renderCount();
@@ -368,6 +376,7 @@ function renderMelds() {
     remove.textContent = "Remove meld";
     remove.addEventListener("click", () => {
       state.hand.melds.splice(m, 1);
+      state.hints.melds.splice(m, 1);
       changed();
     });
     head.appendChild(remove);
@@ -381,6 +390,7 @@ function renderMelds() {
               title: `Meld ${m + 1}, tile ${t + 1}: ${code}`,
               current: code,
               allow: notFlower,
+              likely: (state.hints.melds[m] || [])[t] || [],
               onPick: (c) => {
                 const tiles = [...meld.tiles];
                 tiles[t] = c;
@@ -396,6 +406,7 @@ function renderMelds() {
                       meld,
                       meld.tiles.filter((_, k) => k !== t),
                     );
+                    (state.hints.melds[m] || []).splice(t, 1);
                     changed();
                   },
                 },
@@ -423,8 +434,9 @@ function renderMelds() {
   });
 }
 
-// A list of tiles edited in place (flowers, dora indicators): tap to change or remove, + to add.
-function renderTileList(container, list, { title, allow = notFlower, after = changed }) {
+// A list of tiles edited in place (flowers, dora indicators): tap to change or remove, + to add. hints: for
+// each tile, the codes the picker offers first, kept in step with the list.
+function renderTileList(container, list, { title, allow = notFlower, after = changed, hints = [] }) {
   container.replaceChildren();
   list.forEach((code, i) => {
     container.appendChild(
@@ -434,6 +446,7 @@ function renderTileList(container, list, { title, allow = notFlower, after = cha
             title: `${title}: ${code}`,
             current: code,
             allow,
+            likely: hints[i] || [],
             onPick: (c) => {
               list[i] = c;
               after();
@@ -444,6 +457,7 @@ function renderTileList(container, list, { title, allow = notFlower, after = cha
                 danger: true,
                 run: () => {
                   list.splice(i, 1);
+                  hints.splice(i, 1);
                   after();
                 },
               },
@@ -886,9 +900,14 @@ async function analyzePhoto(file) {
   const parts = rec.hand_tiles;
   const likelyOf = (k) => (rec.tiles[k].alternatives || []).map((a) => a.code);
   state.unsure = new Set(parts.concealed.flatMap((k, i) => (rec.tiles[k].score < 0.5 ? [i] : [])));
+  // a meld's tiles as laid out line up with its codes but for a concealed kong's face-down ends (no hints there)
+  const meldHints = (indices, m) =>
+    state.hand.melds[m].tiles.map((code, t) => (rec.tiles[indices[t]]?.code === code ? likelyOf(indices[t]) : []));
   state.hints = {
     concealed: parts.concealed.map(likelyOf),
+    melds: parts.melds.map(meldHints),
     win: parts.win_tile === null ? [] : likelyOf(parts.win_tile),
+    flowers: parts.flowers.map(likelyOf),
   };
   $("annotated").src = body.annotated_image;
   $("annotated-box").hidden = false;
@@ -926,7 +945,7 @@ async function start() {
   $("clear-hand").addEventListener("click", () => {
     state.hand = emptyHand();
     state.unsure.clear();
-    state.hints = { concealed: [], win: [] };
+    state.hints = noHints();
     changed();
   });
   renderHand();

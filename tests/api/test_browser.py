@@ -13,10 +13,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from api_samples import app_server, dataset_photos, drawn_hand, labelled_photo, library_result, serving
+from api_samples import (
+    KnownTilesModel,
+    app_server,
+    dataset_photos,
+    drawn_hand,
+    labelled_photo,
+    library_result,
+    serving,
+)
 
 import scoring
 from api import analysis
+from vision.types import CLASSES
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -230,6 +239,45 @@ def test_the_picker_offers_the_codes_the_recogniser_found_likely_first(tmp_path)
         assert page.locator("#concealed .tile.unsure").count() == 0  # corrected: no longer marked
         page.locator("#win .tile").first.click()  # the winning tile was read sure: no row of likely codes
         assert page.locator("#picker-likely").is_hidden()
+
+
+def test_a_flowers_picker_offers_its_likely_codes_too(tmp_path):
+    """A flower read 6f, the classifiers giving 5f a fifth: tapping it offers 5f first, and one tap changes it."""
+    codes = ["6f", *BEFORE, WIN]
+    data, model = drawn_hand(codes, likely={0: {"6f": 0.7, "5f": 0.2}})
+    with riichi_tsumo_page(model) as page:
+        page.set_input_files("#photo", {"name": "drawn.jpg", "mimeType": "image/jpeg", "buffer": data})
+        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        flower = page.locator("#flowers .tile:not(.add)")
+        assert flower.count() == 1 and flower.first.get_attribute("data-code") == "6f"
+        flower.first.click()
+        likely = page.locator("#picker-likely .tile")
+        assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == ["5f"]
+        likely.first.click()
+        assert page.locator("#flowers .tile:not(.add)").first.get_attribute("data-code") == "5f"
+
+
+def test_a_meld_tiles_picker_offers_its_likely_codes_too():
+    """A committed photo with a meld, read by the stand-in that answers with its labels, one tile of the meld
+    given a likely other code: that tile's picker offers it first."""
+    photo = next((p for p in dataset_photos() if p.stem == "table-meld-row"), None)
+    if photo is None:
+        pytest.skip("no datasets/hk-sample/images/table-meld-row.jpg")
+    sure = labelled_photo(photo)
+    recognition, _ = analysis.recognize(photo.read_bytes(), sure)
+    tile = recognition.to_json()["hand_tiles"]["melds"][0][1]
+    code = recognition.tiles[tile].code
+    other = "9s" if code != "9s" else "8s"
+    codes = [CLASSES[c] for c in sure.class_ids]
+    model = KnownTilesModel(codes, sure.boxes, likely={tile: {code: 0.85, other: 0.1}})
+    with riichi_tsumo_page(model) as page:
+        page.set_input_files("#photo", str(photo))
+        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        page.locator("#melds .meld").first.locator(".tile:not(.add)").nth(1).click()
+        likely = page.locator("#picker-likely .tile")
+        assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == [other]
 
 
 def a_correction_that_changes_the_score(photo: Path, model: object) -> tuple[str, str]:

@@ -62,6 +62,7 @@ _EXAMPLE_RECOGNITION: dict[str, Any] = {
     ],
     "hand": {"concealed": ["1m", "2m", "3m"], "melds": [], "win_tile": "4p", "flowers": []},
     "hand_tiles": {"concealed": [0, 1, 2], "melds": [], "win_tile": 3, "flowers": []},
+    "complete_with": [],
     "warnings": ["found 13 tiles; a complete hand has 14"],
     "timings_ms": {"decode": 21, "detect": 38, "classify": 9, "total": 71},
 }
@@ -290,6 +291,9 @@ class RecognitionResponse(BaseModel):
     tiles: list[Tile]
     hand: dict[str, Any] = Field(description="the hand of contracts.md: concealed, melds, win_tile, flowers")
     hand_tiles: HandTiles | None = None
+    complete_with: list[str] = Field(
+        [], description="the codes one more tile of which would complete a hand one tile short (a tile missed)"
+    )
     warnings: list[str]
     timings_ms: dict[str, float]
     annotated_image: str | None = None

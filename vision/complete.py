@@ -9,6 +9,9 @@ likeliest, kept only where the layout read again gives a complete hand. The tile
 detection score times the probability of its new code; under 0.5 it is flagged as unsure), and a warning says
 what was changed and why. A hand complete as read, or with a tile too many or too few, is left as it is.
 
+A hand one tile short of complete (a tile missed) is not changed; ``one_short`` gives the codes one more tile of
+which would complete it, which the recognition names so that the user can add the tile missed.
+
 The shapes are those every rule set here shares (``scoring.decompose``: melds + pair, seven pairs, four equal
 tiles counting as two pairs, thirteen orphans); the MCR knitted shapes and the Taiwanese pairs-and-pung are left
 out, so a hand of those shapes is never changed into another one.
@@ -16,15 +19,14 @@ out, so a hand of those shapes is never changed into another one.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from scoring.decompose import Shapes, is_winning
-from scoring.tiles import KIND_OF
+from scoring.decompose import Shapes, is_winning, winning_kinds
+from scoring.tiles import KIND_OF, code_of
 from vision.layout import COMPLETE_SIZES, Layout
 from vision.types import CLASSES, Detections
 
@@ -44,18 +46,38 @@ def _held(hand: dict[str, Any]) -> int:
     return len(hand["concealed"]) + (hand["win_tile"] is not None) + 3 * len(hand["melds"])
 
 
+def _kinds(hand: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The counts (34 kinds) of a hand's concealed tiles with the winning tile, and of all its tiles; None where
+    a tile is no tile kind (a flower, a face-down tile)."""
+    closed = [*hand["concealed"], *([hand["win_tile"]] if hand["win_tile"] is not None else [])]
+    every = closed + [code for meld in hand["melds"] for code in meld["tiles"]]
+    if any(KIND_OF.get(code, _KINDS) >= _KINDS for code in every):
+        return None
+    return (
+        np.bincount([KIND_OF[code] for code in closed], minlength=_KINDS),
+        np.bincount([KIND_OF[code] for code in every], minlength=_KINDS),
+    )
+
+
 def is_complete(hand: dict[str, Any]) -> bool:
     """True when a hand (recognition JSON) holds a complete hand: the size of one (14, or 17 in 16-tile rules),
     at most four copies of a tile, and its concealed tiles with the winning tile making the sets and pair its
     melds leave (or seven pairs or thirteen orphans)."""
-    closed = [*hand["concealed"], *([hand["win_tile"]] if hand["win_tile"] is not None else [])]
-    every = closed + [code for meld in hand["melds"] for code in meld["tiles"]]
-    if _held(hand) not in COMPLETE_SIZES or any(KIND_OF.get(code, _KINDS) >= _KINDS for code in every):
+    kinds = _kinds(hand) if _held(hand) in COMPLETE_SIZES else None
+    if kinds is None or kinds[1].max() > 4:
         return False
-    if max(Counter(KIND_OF[code] for code in every).values()) > 4:
-        return False
-    counts = np.bincount([KIND_OF[code] for code in closed], minlength=_KINDS)
-    return is_winning(counts.tolist(), len(hand["melds"]), SHAPES)
+    return is_winning(kinds[0].tolist(), len(hand["melds"]), SHAPES)
+
+
+def one_short(hand: dict[str, Any]) -> list[str]:
+    """The codes (plain, in tile order) one more tile of which makes a hand (recognition JSON) one tile short of a
+    complete hand (13 tiles, or 16; a kong counted as 3) complete, leaving out tiles whose four copies are all
+    in it; empty for a hand of another size or that no one tile completes."""
+    kinds = _kinds(hand) if _held(hand) + 1 in COMPLETE_SIZES else None
+    if kinds is None:
+        return []
+    closed, copies = kinds
+    return [code_of(k) for k in winning_kinds(closed.tolist(), len(hand["melds"]), SHAPES) if copies[k] < 4]
 
 
 def complete_hand(

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from vision.annotate import LOW_SCORE
-from vision.complete import complete_hand
+from vision.complete import complete_hand, one_short
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, Layout, drop_duplicates, read_layout
 from vision.types import CLASS_INDEX, CLASSES, Detections
@@ -78,7 +78,8 @@ class Recognition:
     """What a photo shows: its tiles, the hand they make, the warnings and the time each step took.
 
     ``groups`` (not in the JSON) says which tiles form the concealed part, each meld, the winning tile and
-    the flowers, as indices into ``tiles``; pictures use it.
+    the flowers, as indices into ``tiles``; pictures use it. ``complete_with``: the codes one more tile of which
+    would complete a hand one tile short (``vision.complete.one_short``; a tile may have been missed).
     """
 
     image: str
@@ -89,6 +90,7 @@ class Recognition:
     warnings: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     groups: list[Group] = field(default_factory=list)
+    complete_with: list[str] = field(default_factory=list)
 
     def roles(self) -> dict[int, str]:
         """Tile index -> its role (``concealed``, ``win``, ``meld``, ``flower``, ``ignored``, ``apart``)."""
@@ -111,7 +113,7 @@ class Recognition:
         return parts
 
     def to_json(self) -> dict[str, Any]:
-        """The recognition JSON of contracts.md, and ``hand_tiles`` (``hand_tiles()``)."""
+        """The recognition JSON of contracts.md, ``hand_tiles`` (``hand_tiles()``) and ``complete_with``."""
         return {
             "image": self.image,
             "width": self.width,
@@ -119,6 +121,7 @@ class Recognition:
             "tiles": [t.to_json() for t in self.tiles],
             "hand": self.hand,
             "hand_tiles": self.hand_tiles(),
+            "complete_with": list(self.complete_with),
             "warnings": list(self.warnings),
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
         }
@@ -226,7 +229,8 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
 def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
     """The recognition of tiles already found (boxes in the photo's pixels), settled as ``settle`` settles them,
     the low-confidence tiles of the hand warned about with their likeliest other code (not those the layout leaves
-    out of it). ``timings_ms`` is left empty."""
+    out of it), and a hand one tile short of complete warned about with the codes that would complete it.
+    ``timings_ms`` is left empty."""
     detections, layout, warnings = settle(detections)
     tiles = [
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r), _alternatives(code, p))
@@ -241,7 +245,14 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
     if unsure:
         listed = ", ".join(_unsure(t) for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
         warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")
-    return Recognition(name, width, height, tiles, layout.hand, warnings + layout.warnings, {}, layout.groups)
+    warnings += layout.warnings
+    complete_with = one_short(layout.hand)
+    if complete_with:
+        warnings.append(
+            f"the hand is one tile short of complete: one more {' or '.join(complete_with)} would complete it "
+            "(a tile may have been missed)"
+        )
+    return Recognition(name, width, height, tiles, layout.hand, warnings, {}, layout.groups, complete_with)
 
 
 def _unsure(tile: Tile) -> str:

@@ -55,14 +55,15 @@ const state = {
   hand: emptyHand(),
   unsure: new Set(), // concealed indices the recogniser was unsure of, until corrected
   // the other codes the recogniser found likely for each tile of the hand (shown first in the picker), kept in
-  // step with the hand as it is edited: concealed and flowers one list a tile, melds one a meld, win one list
+  // step with the hand as it is edited: concealed and flowers one list a tile, melds one a meld, win one list;
+  // add: the codes one more tile of which would complete the hand read (a tile missed), until the hand changes
   hints: noHints(),
   scoreSeq: 0,
   scoreTimer: null,
 };
 
 function noHints() {
-  return { concealed: [], melds: [], win: [], flowers: [] };
+  return { concealed: [], melds: [], win: [], flowers: [], add: [] };
 }
 
 function emptyHand() {
@@ -200,6 +201,7 @@ function setMeldTiles(meld, tiles) {
 }
 
 function changed() {
+  state.hints.add = [];
   saveSettings();
   renderHand();
   scheduleScore();
@@ -255,6 +257,7 @@ function renderHand() {
       pick({
         title: "Add a concealed tile",
         allow: notFlower,
+        likely: state.hints.add,
         onPick: (c) => {
           hand.concealed.push(c);
           state.hints.concealed.length = hand.concealed.length - 1;
@@ -315,6 +318,7 @@ function renderHand() {
           pick({
             title: "The winning tile",
             allow: notFlower,
+            likely: state.hints.add,
             onPick: (c) => {
               hand.win_tile = c;
               state.hints.win = [];
@@ -908,6 +912,7 @@ async function analyzePhoto(file) {
     melds: parts.melds.map(meldHints),
     win: parts.win_tile === null ? [] : likelyOf(parts.win_tile),
     flowers: parts.flowers.map(likelyOf),
+    add: rec.complete_with || [],
   };
   $("annotated").src = body.annotated_image;
   $("annotated-box").hidden = false;

@@ -280,6 +280,26 @@ def test_a_meld_tiles_picker_offers_its_likely_codes_too():
         assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == [other]
 
 
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_a_tile_missed_is_offered_first_when_a_tile_is_added(tmp_path):
+    """The photo's 5s of the pair not found: the hand is one tile short, and the picker of the tile to add
+    offers the codes that would complete it (5s, or 1p 4p to finish the 23p) first; one tap completes it."""
+    codes = [c for k, c in enumerate(BEFORE) if k != len(BEFORE) - 1] + [WIN]
+    data, model = drawn_hand(codes)
+    with riichi_tsumo_page(model) as page:
+        page.set_input_files("#photo", {"name": "drawn.jpg", "mimeType": "image/jpeg", "buffer": data})
+        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        page.click("#concealed .tile.add")
+        likely = page.locator("#picker-likely .tile")
+        offered = [likely.nth(k).get_attribute("data-code") for k in range(likely.count())]
+        assert "5s" in offered
+        page.click("#picker-likely .tile[data-code='5s']")
+        wait_total(page, expected_total(BEFORE))
+        page.click("#concealed .tile.add")  # the hand changed: nothing is offered any more
+        assert page.locator("#picker-likely").evaluate("e => getComputedStyle(e).display") == "none"
+
+
 def a_correction_that_changes_the_score(photo: Path, model: object) -> tuple[str, str]:
     """A rule set and a code for the photo's first concealed tile under which the score (or the refusal)
     differs from the one of the photo as read."""

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scenes import scene
 
-from vision.complete import ALT_MIN, is_complete
+from vision.complete import ALT_MIN, is_complete, one_short
 from vision.recognize import from_detections
 from vision.types import CLASS_INDEX, Detections
 
@@ -99,3 +99,36 @@ def test_face_down_tiles_are_never_read_anew():
     det = with_doubt(det, 0, back=0.5, **{"6m": 0.45})
     recognition = from_detections(det, 1000, 1000)
     assert not any("was complete with" in w for w in recognition.warnings)
+
+
+@pytest.mark.parametrize(
+    ("concealed", "win", "melds", "codes"),
+    [
+        ("1m2m3m4p5p6p7s8s9s1z1z5z", "5z", None, ["1z", "5z"]),  # two pairs: either makes a pung
+        ("1m2m3m4p5p6p7s8s9s1z1z2m", "3m", None, ["1m", "4m"]),  # 23m: an open wait, from the concealed tiles
+        ("4p5p6p1z1z5z", "5z", [["1m", "2m", "3m"], ["7s", "8s", "9s"]], ["1z", "5z"]),
+        ("1m1m2m2m3p3p4p4p5s5s6s6s", "7z", None, ["7z"]),  # seven pairs
+        (
+            "1m9m1p9p1s9s1z2z3z4z5z6z",
+            "7z",
+            None,
+            ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"],
+        ),
+        ("1m1m1m1m2m3m4p5p6p7s8s9s", "5z", None, ["5z"]),  # a fifth 1m is no tile to wait on
+        ("1m2m3m4p5p6p7s8s9s1z1z5z5z", "5z", None, []),  # complete already
+        ("1m3m5m7m9m2p4p6p8p1s3s5s", "7s", None, []),  # one tile cannot complete it
+    ],
+)
+def test_the_codes_that_complete_a_hand_one_tile_short(concealed, win, melds, codes):
+    assert one_short(hand(concealed, win, melds)) == codes
+
+
+def test_a_hand_one_tile_short_is_named_with_the_codes_that_complete_it():
+    recognition = from_detections(scene("123m456p789s11z5z _ 5z"), 1000, 1000)
+    assert recognition.complete_with == ["1z", "5z"]
+    assert recognition.to_json()["complete_with"] == ["1z", "5z"]
+    assert recognition.warnings[-2:] == [
+        "found 13 tiles; a complete hand has 14",
+        "the hand is one tile short of complete: one more 1z or 5z would complete it (a tile may have been missed)",
+    ]
+    assert from_detections(scene("123m456p789s11z55z _ 5z"), 1000, 1000).complete_with == []

@@ -24,7 +24,17 @@ def test_recognition_json_has_the_contract_fields():
     photo = SAMPLE / "images" / "table-meld-row.jpg"
     rec = vision.recognize(photo, model=model)
     out = rec.to_json()
-    assert list(out) == ["image", "width", "height", "tiles", "hand", "hand_tiles", "warnings", "timings_ms"]
+    assert list(out) == [
+        "image",
+        "width",
+        "height",
+        "tiles",
+        "hand",
+        "hand_tiles",
+        "complete_with",
+        "warnings",
+        "timings_ms",
+    ]
     assert (out["image"], out["width"], out["height"]) == ("table-meld-row.jpg", 640, 640)
     assert set(out["timings_ms"]) == {"decode", "detect", "classify", "total"}
     assert out["timings_ms"]["total"] >= out["timings_ms"]["decode"]

@@ -19,15 +19,14 @@ out, so a hand of those shapes is never changed into another one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from scoring.decompose import Shapes, is_winning, winning_kinds
-from scoring.tiles import KIND_OF, code_of
-from vision.layout import COMPLETE_SIZES, Layout
+from scoring.tiles import KIND_OF, NUM_KINDS, code_of
+from vision.layout import COMPLETE_SIZES, Layout, read_layout
 from vision.types import CLASSES, Detections
 
 #: The least probability the classifiers must have given a code for a tile to be read with it.
@@ -38,7 +37,6 @@ SHAPES = Shapes(seven_pairs=True, seven_pairs_four=True, thirteen_orphans=True)
 MAX_TRIES = 3
 #: The tile kinds (1m-9m, 1p-9p, 1s-9s, 1z-7z) and the red fives a tile of the hand may be read as.
 _TILE_CLASSES = tuple(i for i, code in enumerate(CLASSES) if code[1] in "mpsz")
-_KINDS = 34
 
 
 def _held(hand: dict[str, Any]) -> int:
@@ -51,11 +49,11 @@ def _kinds(hand: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
     a tile is no tile kind (a flower, a face-down tile)."""
     closed = [*hand["concealed"], *([hand["win_tile"]] if hand["win_tile"] is not None else [])]
     every = closed + [code for meld in hand["melds"] for code in meld["tiles"]]
-    if any(KIND_OF.get(code, _KINDS) >= _KINDS for code in every):
+    if any(KIND_OF.get(code, NUM_KINDS) >= NUM_KINDS for code in every):
         return None
     return (
-        np.bincount([KIND_OF[code] for code in closed], minlength=_KINDS),
-        np.bincount([KIND_OF[code] for code in every], minlength=_KINDS),
+        np.bincount([KIND_OF[code] for code in closed], minlength=NUM_KINDS),
+        np.bincount([KIND_OF[code] for code in every], minlength=NUM_KINDS),
     )
 
 
@@ -80,14 +78,10 @@ def one_short(hand: dict[str, Any]) -> list[str]:
     return [code_of(k) for k in winning_kinds(closed.tolist(), len(hand["melds"]), SHAPES) if copies[k] < 4]
 
 
-def complete_hand(
-    detections: Detections, layout: Layout, read: Callable[[Detections], Layout]
-) -> tuple[Detections, Layout, list[str]]:
-    """The detections and layout with one tile of the hand read anew where that completes it (module
-    docstring), and the warning saying so; unchanged, with no warning, where no such change is found.
-
-    read: the layout reader (``vision.layout.read_layout``), run again on the detections changed.
-    """
+def complete_hand(detections: Detections, layout: Layout) -> tuple[Detections, Layout, list[str]]:
+    """The detections and their layout with one tile of the hand read anew where that completes it (module
+    docstring; the layout read again on the detections changed), and the warning saying so; unchanged, with no
+    warning, where no such change is found."""
     hand = layout.hand
     if _held(hand) not in COMPLETE_SIZES or is_complete(hand):
         return detections, layout, []
@@ -98,7 +92,7 @@ def complete_hand(
         scores = np.array(detections.scores, np.float32)
         scores[i] *= probability / max(float(detections.probs[i, old]), 1e-6)
         changed = replace(detections, class_ids=class_ids, scores=scores)
-        again = read(changed)
+        again = read_layout(changed)
         if is_complete(again.hand):
             note = (
                 f"the hand was complete with one tile read {CLASSES[cls]} instead of {CLASSES[old]}: read so "
@@ -116,10 +110,10 @@ def _changes(detections: Detections, layout: Layout) -> list[tuple[int, int, flo
     shape_tiles = [i for role, tiles in members for i in (tiles[:3] if role == "meld" else tiles)]
     every = [i for _, tiles in members for i in tiles]
     codes = layout.codes
-    if any(KIND_OF.get(codes[i], _KINDS) >= _KINDS for i in every):
+    if any(KIND_OF.get(codes[i], NUM_KINDS) >= NUM_KINDS for i in every):
         return []
-    counts = np.bincount([KIND_OF[codes[i]] for i in shape_tiles], minlength=_KINDS)
-    copies = np.bincount([KIND_OF[codes[i]] for i in every], minlength=_KINDS)
+    counts = np.bincount([KIND_OF[codes[i]] for i in shape_tiles], minlength=NUM_KINDS)
+    copies = np.bincount([KIND_OF[codes[i]] for i in every], minlength=NUM_KINDS)
     out = []
     for i in shape_tiles:
         if detections.face_down[i]:

@@ -220,7 +220,7 @@ def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
     if stray.any():
         detections = detections.subset(~stray)
         layout = read_layout(detections)
-    detections, layout, completed = complete_hand(detections, layout, read_layout)
+    detections, layout, completed = complete_hand(detections, layout)
     class_ids = np.array([CLASS_INDEX[code] for code in layout.codes], np.int64)
     face_down = np.asarray(detections.face_down, bool) & (class_ids == CLASS_INDEX["back"])
     return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings + completed

@@ -55,7 +55,8 @@ const state = {
   hand: emptyHand(),
   unsure: new Set(), // concealed indices the recogniser was unsure of, until corrected
   // the other codes the recogniser found likely for each tile of the hand (shown first in the picker), kept in
-  // step with the hand as it is edited: concealed and flowers one list a tile, melds one a meld, win one list;
+  // step with the hand as it is edited (never longer than the hand: a tile added has none): concealed and
+  // flowers one list a tile, melds one a meld, win one list;
   // add: the codes one more tile of which would complete the hand read (a tile missed), until the hand changes
   hints: noHints(),
   scoreSeq: 0,
@@ -260,8 +261,6 @@ function renderHand() {
         likely: state.hints.add,
         onPick: (c) => {
           hand.concealed.push(c);
-          state.hints.concealed.length = hand.concealed.length - 1;
-          state.hints.concealed.push([]);
           changed();
         },
       }),
@@ -289,8 +288,7 @@ function renderHand() {
                 label: "Move it to the concealed tiles",
                 run: () => {
                   hand.concealed.push(hand.win_tile);
-                  state.hints.concealed.length = hand.concealed.length - 1;
-                  state.hints.concealed.push(state.hints.win);
+                  state.hints.concealed[hand.concealed.length - 1] = state.hints.win;
                   state.hints.win = [];
                   hand.win_tile = null;
                   changed();

@@ -392,12 +392,16 @@ class ModelDetector:
 
     @property
     def version(self) -> str:
-        """The model's name and version (Label Studio's ``model_version``). Raises ModelNotFoundError or
-        ModelError when the model folder is missing or broken."""
+        """The model's name and version and the version of the code reading photos with it
+        (``vision.recognize.reader_digest``): Label Studio's ``model_version``, and part of each photo's record,
+        so that ``--resume`` labels again what another model or other reading code labelled. Raises
+        ModelNotFoundError or ModelError when the model folder is missing or broken."""
         from vision.detector import TileModel
+        from vision.recognize import reader_digest
 
         meta = TileModel.describe(self.model_dir)
-        return f"{meta.get('name', 'tile model')} {meta.get('version', '')}".strip()
+        named = " ".join(part for part in (meta.get("name", "tile model"), meta.get("version", "")) if part)
+        return f"{named} reader {reader_digest()}"
 
     def __call__(self, threads: int | None = None) -> Detector:
         """Load the model (``threads`` onnxruntime threads) and return the Detector that uses it."""

@@ -13,10 +13,13 @@ Boxes are always given in the photo's own pixels (after EXIF orientation).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,6 +48,20 @@ STRAY_BACK_SCORE = 0.5
 #: photo").
 ALTERNATIVES = 3
 ALTERNATIVE_MIN = 0.02
+
+#: The source files whose code turns a photo and the model's outputs into the tiles ``recognize`` reports
+#: (relative to the project's root): ``reader_digest`` names their version.
+READER_SOURCES = (
+    "vision/types.py",
+    "vision/io.py",
+    "vision/detector.py",
+    "vision/layout.py",
+    "vision/complete.py",
+    "vision/recognize.py",
+    "scoring/tiles.py",
+    "scoring/decompose.py",
+)
+_ROOT = Path(__file__).resolve().parent.parent
 
 _default_model: Any = None
 _default_lock = threading.Lock()
@@ -204,6 +221,20 @@ def recognize(
         "total": decode_ms + (time.perf_counter() - decoded_at) * 1000.0,
     }
     return recognition
+
+
+@functools.cache
+def reader_digest() -> str:
+    """Eight hex digits that change whenever the code reading a photo changes (``READER_SOURCES``, those found
+    where the project is installed): what the same model reports for the same photo can differ between two
+    versions of it. ``mjscan label`` keeps it in each photo's record, so that ``--resume`` labels again the photos
+    labelled by other code."""
+    digest = hashlib.sha256()
+    for name in READER_SOURCES:
+        path = _ROOT / name
+        if path.is_file():
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:8]
 
 
 def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:

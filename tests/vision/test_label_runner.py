@@ -286,3 +286,22 @@ def test_the_model_detector_gives_the_tiles_as_recognize_reports_them(monkeypatc
     assert (width, height) == (1000, 1000)
     assert len(got) == len(found) - 1 and "back" not in got.codes and got.codes.count("5z") == 4
     assert not got.face_down.any()
+
+
+def test_the_model_detector_version_names_the_reading_code(monkeypatch, tmp_path: Path):
+    """Records made by other reading code are out of date: the version they keep names that code."""
+    recognize_module = importlib.import_module("vision.recognize")
+    digest = recognize_module.reader_digest()
+    assert len(digest) == 8 and int(digest, 16) >= 0
+    assert ModelDetector().version.endswith(f" reader {digest}")
+    copy = tmp_path / "project"
+    for name in recognize_module.READER_SOURCES:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(recognize_module._ROOT / name, copy / name)
+    (copy / "vision" / "other.py").write_text("# not reading code\n")
+    monkeypatch.setattr(recognize_module, "_ROOT", copy)
+    read_anew = recognize_module.reader_digest.__wrapped__
+    assert read_anew() == digest  # the same code, found elsewhere
+    layout = copy / "vision" / "layout.py"
+    layout.write_text(layout.read_text() + "\n# a rule changed\n")
+    assert read_anew() != digest

@@ -53,18 +53,30 @@ const state = {
   options: {}, // rule set name -> {option: value}
   situation: {}, // field -> value (shared by the rule sets that read the field)
   hand: emptyHand(),
-  unsure: new Set(), // concealed indices the recogniser was unsure of, until corrected
-  // the other codes the recogniser found likely for each tile of the hand (shown first in the picker), kept in
-  // step with the hand as it is edited (never longer than the hand: a tile added has none): concealed and
-  // flowers one list a tile, melds one a meld, win one list;
+  // what the recogniser read at each place of the hand, kept in step with the hand as it is edited (never longer
+  // than it: a tile added by hand has none): {likely, unsure} a tile, likely the other codes it found likely
+  // (shown first in the picker), unsure whether it scored under UNSURE_BELOW (marked until the tile is picked
+  // again); concealed and flowers one a tile, melds a list a meld, win one or null;
   // add: the codes one more tile of which would complete the hand read (a tile missed), until the hand changes
-  hints: noHints(),
+  reads: noReads(),
   scoreSeq: 0,
   scoreTimer: null,
 };
 
-function noHints() {
-  return { concealed: [], melds: [], win: [], flowers: [], add: [] };
+// A tile scoring under this is marked unsure (vision.annotate.LOW_SCORE, which the annotated photo and the
+// warnings use).
+const UNSURE_BELOW = 0.5;
+
+function noReads() {
+  return { concealed: [], melds: [], win: null, flowers: [], add: [] };
+}
+
+// The codes the picker offers first for the tile read so, and its mark.
+const likelyOf = (read) => (read ? read.likely : []);
+const unsureClass = (read) => (read && read.unsure ? "unsure" : "");
+// The tile read so was picked again: it is no longer unsure.
+function settled(read) {
+  if (read) read.unsure = false;
 }
 
 function emptyHand() {
@@ -202,7 +214,7 @@ function setMeldTiles(meld, tiles) {
 }
 
 function changed() {
-  state.hints.add = [];
+  state.reads.add = [];
   saveSettings();
   renderHand();
   scheduleScore();
@@ -215,16 +227,16 @@ function renderHand() {
   hand.concealed.forEach((code, i) => {
     concealed.appendChild(
       tileButton(code, {
-        extraClass: state.unsure.has(i) ? "unsure" : "",
+        extraClass: unsureClass(state.reads.concealed[i]),
         onTap: () =>
           pick({
             title: `Concealed tile ${i + 1}: ${code}`,
             current: code,
             allow: notFlower,
-            likely: state.hints.concealed[i] || [],
+            likely: likelyOf(state.reads.concealed[i]),
             onPick: (c) => {
               hand.concealed[i] = c;
-              state.unsure.delete(i);
+              settled(state.reads.concealed[i]);
               changed();
             },
             actions: [
@@ -232,18 +244,17 @@ function renderHand() {
                 label: "Make it the winning tile",
                 run: () => {
                   const old = hand.win_tile;
-                  const hints = state.hints;
-                  const oldHint = hints.win;
+                  const reads = state.reads;
+                  const oldRead = reads.win;
                   hand.win_tile = code;
-                  hints.win = hints.concealed[i] || [];
+                  reads.win = reads.concealed[i] || null;
                   if (old) {
                     hand.concealed[i] = old;
-                    hints.concealed[i] = oldHint;
+                    reads.concealed[i] = oldRead || undefined;
                   } else {
                     hand.concealed.splice(i, 1);
-                    hints.concealed.splice(i, 1);
+                    reads.concealed.splice(i, 1);
                   }
-                  state.unsure.clear();
                   changed();
                 },
               },
@@ -258,7 +269,7 @@ function renderHand() {
       pick({
         title: "Add a concealed tile",
         allow: notFlower,
-        likely: state.hints.add,
+        likely: state.reads.add,
         onPick: (c) => {
           hand.concealed.push(c);
           changed();
@@ -272,15 +283,16 @@ function renderHand() {
   if (hand.win_tile) {
     win.appendChild(
       tileButton(hand.win_tile, {
-        extraClass: "win",
+        extraClass: `win ${unsureClass(state.reads.win)}`,
         onTap: () =>
           pick({
             title: `Winning tile: ${hand.win_tile}`,
             current: hand.win_tile,
             allow: notFlower,
-            likely: state.hints.win,
+            likely: likelyOf(state.reads.win),
             onPick: (c) => {
               hand.win_tile = c;
+              settled(state.reads.win);
               changed();
             },
             actions: [
@@ -288,8 +300,8 @@ function renderHand() {
                 label: "Move it to the concealed tiles",
                 run: () => {
                   hand.concealed.push(hand.win_tile);
-                  state.hints.concealed[hand.concealed.length - 1] = state.hints.win;
-                  state.hints.win = [];
+                  state.reads.concealed[hand.concealed.length - 1] = state.reads.win || undefined;
+                  state.reads.win = null;
                   hand.win_tile = null;
                   changed();
                 },
@@ -299,7 +311,7 @@ function renderHand() {
                 danger: true,
                 run: () => {
                   hand.win_tile = null;
-                  state.hints.win = [];
+                  state.reads.win = null;
                   changed();
                 },
               },
@@ -316,10 +328,10 @@ function renderHand() {
           pick({
             title: "The winning tile",
             allow: notFlower,
-            likely: state.hints.add,
+            likely: state.reads.add,
             onPick: (c) => {
               hand.win_tile = c;
-              state.hints.win = [];
+              state.reads.win = null;
               changed();
             },
           }),
@@ -331,7 +343,7 @@ function renderHand() {
   renderTileList($("flowers"), hand.flowers, {
     title: "flower or season",
     allow: isFlower,
-    hints: state.hints.flowers,
+    reads: state.reads.flowers,
   });
   const readsFlowers = currentRuleset()?.situation.includes("flowers");
   $("flowers-box").hidden = !readsFlowers && hand.flowers.length === 0;
@@ -340,8 +352,7 @@ function renderHand() {
 
 function removeConcealed(i) {
   state.hand.concealed.splice(i, 1);
-  state.hints.concealed.splice(i, 1);
-  state.unsure.clear();
+  state.reads.concealed.splice(i, 1);
   changed();
 }
 
@@ -378,7 +389,7 @@ function renderMelds() {
     remove.textContent = "Remove meld";
     remove.addEventListener("click", () => {
       state.hand.melds.splice(m, 1);
-      state.hints.melds.splice(m, 1);
+      state.reads.melds.splice(m, 1);
       changed();
     });
     head.appendChild(remove);
@@ -387,16 +398,18 @@ function renderMelds() {
     meld.tiles.forEach((code, t) => {
       row.appendChild(
         tileButton(code, {
+          extraClass: unsureClass((state.reads.melds[m] || [])[t]),
           onTap: () =>
             pick({
               title: `Meld ${m + 1}, tile ${t + 1}: ${code}`,
               current: code,
               allow: notFlower,
-              likely: (state.hints.melds[m] || [])[t] || [],
+              likely: likelyOf((state.reads.melds[m] || [])[t]),
               onPick: (c) => {
                 const tiles = [...meld.tiles];
                 tiles[t] = c;
                 setMeldTiles(meld, tiles);
+                settled((state.reads.melds[m] || [])[t]);
                 changed();
               },
               actions: [
@@ -408,7 +421,7 @@ function renderMelds() {
                       meld,
                       meld.tiles.filter((_, k) => k !== t),
                     );
-                    (state.hints.melds[m] || []).splice(t, 1);
+                    (state.reads.melds[m] || []).splice(t, 1);
                     changed();
                   },
                 },
@@ -436,21 +449,23 @@ function renderMelds() {
   });
 }
 
-// A list of tiles edited in place (flowers, dora indicators): tap to change or remove, + to add. hints: for
-// each tile, the codes the picker offers first, kept in step with the list.
-function renderTileList(container, list, { title, allow = notFlower, after = changed, hints = [] }) {
+// A list of tiles edited in place (flowers, dora indicators): tap to change or remove, + to add. reads: what the
+// recogniser read for each tile (state.reads), kept in step with the list.
+function renderTileList(container, list, { title, allow = notFlower, after = changed, reads = [] }) {
   container.replaceChildren();
   list.forEach((code, i) => {
     container.appendChild(
       tileButton(code, {
+        extraClass: unsureClass(reads[i]),
         onTap: () =>
           pick({
             title: `${title}: ${code}`,
             current: code,
             allow,
-            likely: hints[i] || [],
+            likely: likelyOf(reads[i]),
             onPick: (c) => {
               list[i] = c;
+              settled(reads[i]);
               after();
             },
             actions: [
@@ -459,7 +474,7 @@ function renderTileList(container, list, { title, allow = notFlower, after = cha
                 danger: true,
                 run: () => {
                   list.splice(i, 1);
-                  hints.splice(i, 1);
+                  reads.splice(i, 1);
                   after();
                 },
               },
@@ -900,16 +915,18 @@ async function analyzePhoto(file) {
     flowers: [...(rec.hand.flowers || [])],
   };
   const parts = rec.hand_tiles;
-  const likelyOf = (k) => (rec.tiles[k].alternatives || []).map((a) => a.code);
-  state.unsure = new Set(parts.concealed.flatMap((k, i) => (rec.tiles[k].score < 0.5 ? [i] : [])));
-  // a meld's tiles as laid out line up with its codes but for a concealed kong's face-down ends (no hints there)
-  const meldHints = (indices, m) =>
-    state.hand.melds[m].tiles.map((code, t) => (rec.tiles[indices[t]]?.code === code ? likelyOf(indices[t]) : []));
-  state.hints = {
-    concealed: parts.concealed.map(likelyOf),
-    melds: parts.melds.map(meldHints),
-    win: parts.win_tile === null ? [] : likelyOf(parts.win_tile),
-    flowers: parts.flowers.map(likelyOf),
+  const readOf = (k) => ({
+    likely: (rec.tiles[k].alternatives || []).map((a) => a.code),
+    unsure: rec.tiles[k].score < UNSURE_BELOW,
+  });
+  // a meld's tiles as laid out line up with its codes but for a concealed kong's face-down ends (nothing read there)
+  const meldReads = (indices, m) =>
+    state.hand.melds[m].tiles.map((code, t) => (rec.tiles[indices[t]]?.code === code ? readOf(indices[t]) : undefined));
+  state.reads = {
+    concealed: parts.concealed.map(readOf),
+    melds: parts.melds.map(meldReads),
+    win: parts.win_tile === null ? null : readOf(parts.win_tile),
+    flowers: parts.flowers.map(readOf),
     add: rec.complete_with || [],
   };
   $("annotated").src = body.annotated_image;
@@ -947,8 +964,7 @@ async function start() {
   });
   $("clear-hand").addEventListener("click", () => {
     state.hand = emptyHand();
-    state.unsure.clear();
-    state.hints = noHints();
+    state.reads = noReads();
     changed();
   });
   renderHand();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from api.cli import main as mjscan
 from scoring import rulesets
@@ -96,6 +97,13 @@ def test_every_code_the_recogniser_gives_has_a_tile_picture(client):
         r = client.get(f"/static/tiles/{code}.svg")
         assert r.status_code == 200, code
         assert r.text.startswith("<svg"), code
+
+
+def test_the_page_marks_unsure_the_tiles_the_annotated_photo_and_the_warnings_mark(client):
+    from vision.annotate import LOW_SCORE
+
+    found = re.search(r"^const UNSURE_BELOW = ([0-9.]+);$", client.get("/static/app.js").text, re.M)
+    assert found and float(found.group(1)) == LOW_SCORE
 
 
 def test_service_worker_is_served_from_the_root_with_a_content_version(client):

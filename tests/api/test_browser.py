@@ -242,25 +242,54 @@ def test_the_picker_offers_the_codes_the_recogniser_found_likely_first(tmp_path)
 
 
 def test_a_flowers_picker_offers_its_likely_codes_too(tmp_path):
-    """A flower read 6f, the classifiers giving 5f a fifth: tapping it offers 5f first, and one tap changes it."""
+    """A flower read 6f and scored low, the classifiers giving 5f a fifth: it is marked unsure, tapping it
+    offers 5f first, and one tap changes it and takes the mark away."""
     codes = ["6f", *BEFORE, WIN]
-    data, model = drawn_hand(codes, likely={0: {"6f": 0.7, "5f": 0.2}})
+    data, model = drawn_hand(codes, unsure=0, likely={0: {"6f": 0.7, "5f": 0.2}})
     with riichi_tsumo_page(model) as page:
         page.set_input_files("#photo", {"name": "drawn.jpg", "mimeType": "image/jpeg", "buffer": data})
         page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
         page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
         flower = page.locator("#flowers .tile:not(.add)")
         assert flower.count() == 1 and flower.first.get_attribute("data-code") == "6f"
+        assert page.locator(".tile.unsure").count() == 1 and page.locator("#flowers .tile.unsure").count() == 1
         flower.first.click()
         likely = page.locator("#picker-likely .tile")
         assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == ["5f"]
         likely.first.click()
         assert page.locator("#flowers .tile:not(.add)").first.get_attribute("data-code") == "5f"
+        assert page.locator(".tile.unsure").count() == 0
+
+
+@pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")
+def test_an_unsure_winning_tile_is_marked_and_keeps_its_mark_where_it_is_moved(tmp_path):
+    """The winning tile scored low: it is marked unsure; moved to the concealed tiles it keeps its mark (and its
+    likely codes), and a concealed tile removed before it does not move the mark onto another tile."""
+    codes = [*BEFORE, WIN]
+    data, model = drawn_hand(codes, unsure=len(BEFORE), likely={len(BEFORE): {WIN: 0.6, "9s": 0.3}})
+    with riichi_tsumo_page(model) as page:
+        page.set_input_files("#photo", {"name": "drawn.jpg", "mimeType": "image/jpeg", "buffer": data})
+        page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
+        page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
+        assert page.locator(".tile.unsure").count() == 1 and page.locator("#win .tile.unsure").count() == 1
+        page.locator("#win .tile").first.click()
+        page.locator("#picker-actions").get_by_role("button", name="Move it to the concealed tiles").click()
+        marked = page.locator("#concealed .tile.unsure")
+        assert marked.count() == 1 and marked.first.get_attribute("data-code") == WIN
+        assert "unsure" in page.locator("#concealed .tile:not(.add)").last.get_attribute("class")
+        page.locator("#concealed .tile:not(.add)").first.click()
+        page.locator("#picker-actions").get_by_role("button", name="Remove", exact=True).click()
+        marked = page.locator("#concealed .tile.unsure")
+        assert marked.count() == 1 and marked.first.get_attribute("data-code") == WIN
+        marked.first.click()
+        likely = page.locator("#picker-likely .tile")
+        assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == ["9s"]
 
 
 def test_a_meld_tiles_picker_offers_its_likely_codes_too():
     """A committed photo with a meld, read by the stand-in that answers with its labels, one tile of the meld
-    given a likely other code: that tile's picker offers it first."""
+    scored low and given a likely other code: it is marked unsure, its picker offers that code first, and the
+    mark goes when its code is confirmed."""
     photo = next((p for p in dataset_photos() if p.stem == "table-meld-row"), None)
     if photo is None:
         pytest.skip("no datasets/hk-sample/images/table-meld-row.jpg")
@@ -270,14 +299,18 @@ def test_a_meld_tiles_picker_offers_its_likely_codes_too():
     code = recognition.tiles[tile].code
     other = "9s" if code != "9s" else "8s"
     codes = [CLASSES[c] for c in sure.class_ids]
-    model = KnownTilesModel(codes, sure.boxes, likely={tile: {code: 0.85, other: 0.1}})
+    model = KnownTilesModel(codes, sure.boxes, unsure=tile, likely={tile: {code: 0.85, other: 0.1}})
     with riichi_tsumo_page(model) as page:
         page.set_input_files("#photo", str(photo))
         page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
         page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
-        page.locator("#melds .meld").first.locator(".tile:not(.add)").nth(1).click()
+        meld = page.locator("#melds .meld").first.locator(".tile:not(.add)")
+        assert page.locator(".tile.unsure").count() == 1 and "unsure" in meld.nth(1).get_attribute("class")
+        meld.nth(1).click()
         likely = page.locator("#picker-likely .tile")
         assert [likely.nth(k).get_attribute("data-code") for k in range(likely.count())] == [other]
+        page.locator(f"#picker .tile[data-code='{code}']").first.click()  # confirmed as read
+        assert page.locator(".tile.unsure").count() == 0
 
 
 @pytest.mark.skipif("riichi" not in scoring.rulesets(), reason="the riichi rule set is not there")

@@ -272,6 +272,8 @@ def test_an_unsure_winning_tile_is_marked_and_keeps_its_mark_where_it_is_moved(t
         page.wait_for_selector("#annotated-box:not([hidden])", timeout=60000)
         page.wait_for_function("() => !document.querySelector('#status').classList.contains('busy')")
         assert page.locator(".tile.unsure").count() == 1 and page.locator("#win .tile.unsure").count() == 1
+        page.locator("#win").scroll_into_view_if_needed()
+        page.screenshot(path=str(shot_path(tmp_path, "page-unsure-winning-tile-375x812.png")))
         page.locator("#win .tile").first.click()
         page.locator("#picker-actions").get_by_role("button", name="Move it to the concealed tiles").click()
         marked = page.locator("#concealed .tile.unsure")

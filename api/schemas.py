@@ -95,7 +95,7 @@ class Health(BaseModel):
             "examples": [
                 {
                     "status": "ok",
-                    "model": {"loaded": True, "name": "mjscan-tiles", "version": "1"},
+                    "model": {"loaded": True, "name": "mjscan-tiles", "version": "1", "reader": "beeb9223"},
                     "rules": ["mcr", "riichi"],
                     "recognitions_running": 0,
                     "limits": {"max_upload_bytes": 20971520, "max_pixels": 50000000},
@@ -105,7 +105,10 @@ class Health(BaseModel):
     )
 
     status: Literal["ok", "no_model"] = Field(description="ok, or no_model when recognition is unavailable")
-    model: dict[str, Any] = Field(description="the tile model's info (name, version, classes, files) or its error")
+    model: dict[str, Any] = Field(
+        description="the tile model's info (name, version, classes, files) and the version of the code reading photos "
+        "with it (reader), or its error"
+    )
     rules: list[str] = Field(description="the rule sets that can be scored")
     recognitions_running: int = Field(description="photos being read right now or waiting for a worker")
     limits: dict[str, int] = Field(description="the upload limits in force")

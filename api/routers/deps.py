@@ -10,6 +10,7 @@ import anyio
 from fastapi import Depends, Request
 
 from vision.io import DEFAULT_MAX_PIXELS
+from vision.recognize import reader_digest
 
 #: HTTP status of each ``vision.io.ImageError`` code (contracts.md: 400 bad input, 413 too large,
 #: 415 not an image). A code not listed here is bad input.
@@ -43,10 +44,11 @@ class ServerState:
     running: int = 0
 
     def model_info(self) -> dict[str, Any]:
-        """The model's ``info`` for /healthz, or why there is none."""
+        """The model's ``info`` for /healthz, with the version of the code reading photos with it
+        (``vision.recognize.reader_digest``), or why there is none."""
         if self.model is None:
             return {"loaded": False, "error": self.model_error or "no tile model loaded"}
-        return {"loaded": True, **dict(getattr(self.model, "info", {}) or {})}
+        return {"loaded": True, **dict(getattr(self.model, "info", {}) or {}), "reader": reader_digest()}
 
 
 class ApiError(Exception):

@@ -7,6 +7,7 @@ import re
 
 from api.cli import main as mjscan
 from scoring import rulesets
+from vision.recognize import reader_digest
 from vision.types import CLASSES
 
 API_PATHS = {
@@ -35,6 +36,7 @@ def test_healthz_reports_the_loaded_model(model_client, tile_model):
     assert body["status"] == "ok"
     assert body["model"]["loaded"] is True
     assert body["model"]["name"] == tile_model.info["name"]
+    assert body["model"]["reader"] == reader_digest()
 
 
 def test_rules_are_those_of_mjscan_rules_json(client, capsys):

@@ -66,11 +66,6 @@ MANIFEST = STATE / "written.json"
 MIN_SIDE = 1.0
 #: Label Studio's URL prefix for files served from its local storage (LOCAL_FILES_DOCUMENT_ROOT).
 LS_LOCAL_FILES = "/data/local-files/?d="
-#: How a photo's tiles are settled before they are written, kept in its record: "recognize" for the tiles as
-#: ``mjscan recognize`` reports them (``ModelDetector``). Records from before it named this, which wrote the
-#: model's raw tiles, are out of date, so ``--resume`` labels those photos again.
-TILES_AS = "recognize"
-
 
 class LabelError(ValueError):
     """A labelling job that cannot start (bad folders or options); the message says why."""
@@ -133,8 +128,9 @@ class LabelJob:
         return replace(self, src=src, out=out, ls_root=root)
 
     def settings(self, model_version: str) -> dict[str, Any]:
-        """What a photo's record depends on: a record made with other settings is not up to date."""
-        return {"model": model_version, "min_score": self.min_score, "tiles": TILES_AS}
+        """What a photo's record depends on: a record made with other settings is not up to date. The model's
+        version names the code that read the photo too (``ModelDetector.version``)."""
+        return {"model": model_version, "min_score": self.min_score}
 
 
 @dataclass

@@ -67,6 +67,7 @@ MIN_SIDE = 1.0
 #: Label Studio's URL prefix for files served from its local storage (LOCAL_FILES_DOCUMENT_ROOT).
 LS_LOCAL_FILES = "/data/local-files/?d="
 
+
 class LabelError(ValueError):
     """A labelling job that cannot start (bad folders or options); the message says why."""
 

@@ -25,6 +25,7 @@ from functools import partial
 import cv2
 import numpy as np
 
+from scoring.tiles import NUM_KINDS
 from vision.training.data import ArtSet, LabeledImage
 from vision.training.faces import FacePrinter, PrintStyle, to_texture
 from vision.types import CLASS_INDEX, CLASSES
@@ -49,8 +50,6 @@ MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
 RED_FIVE_IDS = [CLASS_INDEX[c] for c in ("0m", "0p", "0s")]
 #: The odds of each kind of meld (``MELD_KINDS``) a hand layout lays out.
 MELD_ODDS = (0.4, 0.35, 0.12, 0.13)
-#: The tile kinds (1m-9m, 1p-9p, 1s-9s, 1z-7z): class ids 0 to 33.
-KINDS = 34
 #: The share of complete hands without melds drawn as seven pairs (``_winning_hand``).
 SEVEN_PAIRS_SHARE = 0.1
 #: The share of riichi-style sets (faces from the art) printed on a dark face, as the art's Black set is drawn.
@@ -540,16 +539,16 @@ def _winning_hand(rng: np.random.Generator, n_melds: int, red: bool) -> tuple[li
     (chows and pungs) and a pair making four sets with them, or seven pairs (``SEVEN_PAIRS_SHARE`` of the hands
     without melds); at most four copies of a tile. With ``red``, a five of each suit is red half the time. The
     concealed tiles come sorted as players sort them (by suit, then number), the winning tile, one of them at
-    random, last."""
+    random, last. The classes of the tile kinds are the first ``NUM_KINDS``, in scoring's order of kinds."""
     while True:
         if n_melds == 0 and rng.random() < SEVEN_PAIRS_SHARE:
-            blocks = [("pair", [int(k)] * 2) for k in rng.choice(KINDS, size=7, replace=False)]
+            blocks = [("pair", [int(k)] * 2) for k in rng.choice(NUM_KINDS, size=7, replace=False)]
         else:
             kinds = [str(k) for k in rng.choice(MELD_KINDS, size=n_melds, p=MELD_ODDS)]
             kinds += [str(k) for k in rng.choice(["chow", "pung"], size=4 - n_melds, p=[0.6, 0.4])]
-            blocks = [(k, _meld_classes(k, int(rng.integers(KINDS)))) for k in kinds]
-            blocks.append(("pair", [int(rng.integers(KINDS))] * 2))
-        copies = np.bincount([c for _, classes in blocks for c in classes], minlength=KINDS)
+            blocks = [(k, _meld_classes(k, int(rng.integers(NUM_KINDS)))) for k in kinds]
+            blocks.append(("pair", [int(rng.integers(NUM_KINDS))] * 2))
+        copies = np.bincount([c for _, classes in blocks for c in classes], minlength=NUM_KINDS)
         if copies.max() <= 4:
             break
     if red:

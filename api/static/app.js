@@ -395,21 +395,22 @@ function renderMelds() {
     head.appendChild(remove);
     const row = document.createElement("div");
     row.className = "tiles";
+    const reads = state.reads.melds[m] || []; // none for a meld added by hand
     meld.tiles.forEach((code, t) => {
       row.appendChild(
         tileButton(code, {
-          extraClass: unsureClass((state.reads.melds[m] || [])[t]),
+          extraClass: unsureClass(reads[t]),
           onTap: () =>
             pick({
               title: `Meld ${m + 1}, tile ${t + 1}: ${code}`,
               current: code,
               allow: notFlower,
-              likely: likelyOf((state.reads.melds[m] || [])[t]),
+              likely: likelyOf(reads[t]),
               onPick: (c) => {
                 const tiles = [...meld.tiles];
                 tiles[t] = c;
                 setMeldTiles(meld, tiles);
-                settled((state.reads.melds[m] || [])[t]);
+                settled(reads[t]);
                 changed();
               },
               actions: [
@@ -421,7 +422,7 @@ function renderMelds() {
                       meld,
                       meld.tiles.filter((_, k) => k !== t),
                     );
-                    (state.reads.melds[m] || []).splice(t, 1);
+                    reads.splice(t, 1);
                     changed();
                   },
                 },

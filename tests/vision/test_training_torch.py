@@ -842,18 +842,16 @@ def _data_folder(root: Path) -> Path:
     return root
 
 
-def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_them_on(
-    pool: synth.FacePool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+def _source_model(pool: synth.FacePool, folder: Path) -> Path:
+    """A small model exported into ``folder`` as the training command writes one (version "source"), its
+    detector and classifier trained a step or two."""
     import torch
 
     from vision.detector import crop_tiles
-    from vision.training.__main__ import main
     from vision.training.classification import train_classifier
     from vision.training.detection import train_detector
     from vision.training.export import export_models
 
-    data = _data_folder(tmp_path / "data")
     torch.set_num_threads(1)
     scenes, bank = _small_bank(pool, 8)
     pictures = [Picture(encode(s.image), s.boxes) for s in scenes]
@@ -867,21 +865,36 @@ def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_them
         "classifier_further_steps": 200,
         "classifier_width": 8,
     }
-    source = tmp_path / "source"
     export_models(
         train_detector(pictures, pictures, steps=1, seed=0, batch=2, crop=96, width=8),
         [train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=0, batch=8, width=8)],
-        source,
-        256,
-        {"detector": {"threshold": 0.4}, "classifier": {"margin": 0.1}},
+        folder,
+        512,
+        {"detector": {"threshold": 0.4, "nms_iou": 0.6, "max_tiles": 50}, "classifier": {"margin": 0.1, "reject": 1.1}},
         [scenes[0].image],
         training,
         np.concatenate([crop_tiles(s.image, s.boxes) for s in scenes]),
         0,
     )
+    return folder
+
+
+def _small_run(data: Path, work: Path) -> list[str]:
+    """The training command's arguments for a small run on ``data`` (``_data_folder``) with the work folder
+    ``work``."""
+    where = ["--data", str(data), "--work", str(work), "--printed-faces", "0", "--scenes", "2"]
+    return [*where, "--check-scenes", "1", "--threads", "1"]
+
+
+def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_them_on(
+    pool: synth.FacePool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from vision.training.__main__ import main
+
+    data = _data_folder(tmp_path / "data")
+    source = _source_model(pool, tmp_path / "source")
     files = ["tile_detector.onnx", "tile_classifier.onnx"]
-    where = ["--data", str(data), "--work", str(tmp_path / "work"), "--printed-faces", "0", "--scenes", "2"]
-    where += ["--check-scenes", "1", "--threads", "1"]
+    where = _small_run(data, tmp_path / "work")
     # both taken as they are: copied byte for byte, described as the model describes them
     out = tmp_path / "kept"
     assert main([*where, "--out", str(out), "--det-from", str(source), "--cls-from", str(source)]) == 0
@@ -913,3 +926,61 @@ def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_them
     assert (out / files[1]).read_bytes() != (source / files[1]).read_bytes()
     meta = json.loads((out / "model.json").read_text())["training"]
     assert meta["classifier_further_steps"] == 201 and meta["version"].endswith("-900+300x500f201-w8-dw8-sp1")
+
+
+def test_a_soup_averages_the_detectors_trained_on_from_one_and_keeps_the_classifiers(
+    pool: synth.FacePool, tmp_path: Path, capsys: pytest.CaptureFixture
+):
+    import shutil
+
+    import torch
+
+    from vision.training.__main__ import main as train
+    from vision.training.export import detector_from_onnx
+    from vision.training.soup import SoupError, main, read_models
+
+    data = _data_folder(tmp_path / "data")
+    source = _source_model(pool, tmp_path / "source")
+    further = tmp_path / "further"
+    argv = ["--out", str(further), "--det-from", str(source), "--det-further", "1", "--cls-from", str(source)]
+    assert train([*_small_run(data, tmp_path / "work"), *argv]) == 0
+    out = tmp_path / "soup"
+    assert main(["--data", str(data), "--out", str(out), "--det-threshold", "0.3", str(source), str(further)]) == 0
+    assert (out / "tile_classifier.onnx").read_bytes() == (source / "tile_classifier.onnx").read_bytes()
+    meta = json.loads((out / "model.json").read_text())
+    further_version = json.loads((further / "model.json").read_text())["version"]
+    assert meta["training"]["soup_of"] == ["source", further_version] and meta["version"] == "source-soup2"
+    assert meta["training"]["detector_from"] == "source" and meta["detector"]["threshold"] == 0.3
+    ingredients = [detector_from_onnx(f / "tile_detector.onnx").state_dict() for f in (source, further)]
+    for name, value in detector_from_onnx(out / "tile_detector.onnx").state_dict().items():
+        first, second = ingredients[0][name], ingredients[1][name]
+        expected = (first + second) / 2 if value.is_floating_point() else first
+        assert torch.allclose(value, expected, atol=1e-6), name
+    # the runtime reads it
+    from vision.detector import TileModel
+
+    model = TileModel(out, threads=1)
+    assert model.info["version"] == "source-soup2" and model.info["files"][0] == "tile_detector.onnx"
+    photo = cv2.imread(str(data / "hk-photos" / "train" / "images" / "0.jpg"))
+    assert model.detect(cv2.cvtColor(photo, cv2.COLOR_BGR2RGB)).boxes.shape[1:] == (4,)
+    # an existing model is kept unless asked
+    with pytest.raises(SystemExit):
+        main(["--data", str(data), "--out", str(out), str(source), str(further)])
+    assert "--force replaces it" in capsys.readouterr().err
+    # what cannot be averaged
+    with pytest.raises(SoupError, match="at least two"):
+        read_models([source])
+    other = tmp_path / "other-classifier"
+    shutil.copytree(further, other)
+    (other / "tile_classifier.onnx").write_bytes((other / "tile_classifier.onnx").read_bytes() + b"\0")
+    with pytest.raises(SoupError, match="its classifiers are not those"):
+        read_models([source, other])
+    unrelated = tmp_path / "unrelated"
+    shutil.copytree(further, unrelated)
+    description = json.loads((unrelated / "model.json").read_text())
+    description["training"]["detector_from"] = "elsewhere"
+    (unrelated / "model.json").write_text(json.dumps(description))
+    with pytest.raises(SoupError, match="not trained on from one detector"):
+        read_models([source, unrelated])
+    assert main(["--data", str(data), "--out", str(tmp_path / "x"), str(source), str(unrelated)]) == 1
+    assert "error: the detectors were not trained on from one detector" in capsys.readouterr().err

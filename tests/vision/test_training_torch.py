@@ -951,6 +951,7 @@ def test_a_soup_averages_the_detectors_trained_on_from_one_and_keeps_the_classif
     further_version = json.loads((further / "model.json").read_text())["version"]
     assert meta["training"]["soup_of"] == ["source", further_version] and meta["version"] == "source-soup2"
     assert meta["training"]["detector_from"] == "source" and meta["detector"]["threshold"] == 0.3
+    assert meta["training"]["command"].endswith(f"--det-threshold 0.3 {source} {further}")
     ingredients = [detector_from_onnx(f / "tile_detector.onnx").state_dict() for f in (source, further)]
     for name, value in detector_from_onnx(out / "tile_detector.onnx").state_dict().items():
         first, second = ingredients[0][name], ingredients[1][name]

@@ -71,7 +71,8 @@ def read_models(folders: list[Path]) -> tuple[list[dict[str, Any]], str]:
             raise SoupError(f"{folder}: its classifiers are not those of {folders[0]} (a soup averages detectors only)")
         if meta["detector"]["input"] != first["detector"]["input"]:
             raise SoupError(f"{folder}: detector input {meta['detector']['input']}, not {first['detector']['input']}")
-    origins = {m["version"] for m in metas} | {m["training"].get("detector_from") for m in metas}
+    # in order (the versions first), so that the origin named is the same on every run
+    origins = dict.fromkeys([m["version"] for m in metas] + [m["training"].get("detector_from") for m in metas])
     common = [v for v in origins if v and all(v in (m["version"], m["training"].get("detector_from")) for m in metas)]
     if not common:
         raise SoupError(
@@ -94,11 +95,13 @@ def average_detectors(detectors: list[TileDetector]) -> TileDetector:
     return soup.eval()
 
 
-def make_soup(folders: list[Path], out: Path, data: Path, threshold: float | None = None) -> dict[str, Any]:
+def make_soup(
+    folders: list[Path], out: Path, data: Path, command: list[str], threshold: float | None = None
+) -> dict[str, Any]:
     """Average the detectors of the model ``folders`` (``read_models``) and write the model into ``out``, the
     classifiers of the first copied; ``data`` holds ``hk-photos/train``, whose first photos check the export
-    against torch. ``threshold`` replaces the first model's detection threshold. Returns the description
-    written; raises SoupError or ExportError."""
+    against torch; ``command`` is the command line's arguments, recorded. ``threshold`` replaces the first
+    model's detection threshold. Returns the description written; raises SoupError or ExportError."""
     metas, origin = read_models(folders)
     first = metas[0]
     soup = average_detectors(
@@ -114,7 +117,7 @@ def make_soup(folders: list[Path], out: Path, data: Path, threshold: float | Non
     training = {
         **first["training"],
         "version": f"{first['version']}-soup{len(folders)}",
-        "command": " ".join(["python -m vision.training.soup", *sys.argv[1:]]),
+        "command": " ".join(["python -m vision.training.soup", *command]),
         "detector_from": origin,
         "soup_of": [m["version"] for m in metas],
     }
@@ -139,11 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="the training data (its hk-photos/train)")
     parser.add_argument("--det-threshold", type=float, help="detection threshold (default: the first model's)")
     parser.add_argument("--force", action="store_true", help="replace a model already in --out")
+    argv = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(argv)
     if (args.out / MODEL_JSON).exists() and not args.force:
         parser.error(f"{args.out} already holds a model; --force replaces it")
     try:
-        meta = make_soup(args.models, args.out, args.data, args.det_threshold)
+        meta = make_soup(args.models, args.out, args.data, argv, args.det_threshold)
     except (SoupError, ExportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -1,6 +1,6 @@
 """How the tile model's reading holds up when a photo is taken badly: out of focus, shaken, in a dim room, under
 a warm lamp, with a lamp's glare or a shadow across the tiles, squeezed hard by a chat app, or from a cheap
-camera.
+camera; and, asked for by name, how far off the hand may be in a photo (``far2`` ... ``far8``).
 
     python scripts/eval_robustness.py --images DIR/images --labels DIR/labels --classes DIR/classes.json \\
         [--model-dir M] [--ignore-unlabelled] [--unlabelled DIR/unlabelled] [--only defocus,dim] [--limit N] \\
@@ -11,8 +11,9 @@ Every photo is decoded as ``mjscan evaluate`` decodes it, then spoilt each way o
 name, so a run gives the same figures every time), read by the model and scored against its labels as
 ``mjscan evaluate`` scores (``vision.evaluate``). The table gives, for each way, the tile F1 and its change from
 the photo as it is, precision, recall, exact hands (13 or 14 labels), and where the tiles lost went: found with a
-wrong code, or not found. ``--sheet`` writes one photo spoilt every way with its errors drawn (of the photos read
-right as taken, the one the ways spoil most; or ``--sheet-photo NAME``), to look at.
+wrong code, or not found. The ways of ``AFAR`` are read only where ``--only`` names them (``--only far3,far6``).
+``--sheet`` writes one photo spoilt every way with its errors drawn (of the photos read right as taken, the one
+the ways spoil most; or ``--sheet-photo NAME``), to look at.
 """
 
 from __future__ import annotations
@@ -135,7 +136,28 @@ def low_res(rgb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(rgb, (max(1, round(w / 2)), max(1, round(h / 2))), interpolation=cv2.INTER_AREA)
 
 
-#: The ways a photo is spoilt, by name, in the order of the table; "as taken" is the photo itself.
+def far(factor: int) -> Degrade:
+    """The hand from afar, at the same sharpness: the photo laid at its own size in the middle of a picture
+    ``factor`` times as wide and as high, around it a plain table of the colour of the photo's border (its median)
+    with sensor noise (sigma 4). A real table around a hand shows more (other tiles, hands, cups) than this."""
+
+    def spoil(rgb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        h, w = rgb.shape[:2]
+        edge = np.concatenate(
+            [rgb[:8].reshape(-1, 3), rgb[-8:].reshape(-1, 3), rgb[:, :8].reshape(-1, 3), rgb[:, -8:].reshape(-1, 3)]
+        )
+        table = np.median(edge, axis=0).astype(np.float32)
+        picture = _noisy(np.broadcast_to(table, (h * factor, w * factor, 3)), rng, 4.0)
+        top, left = _placed_at(rgb.shape, picture.shape)
+        picture[top : top + h, left : left + w] = rgb
+        return picture
+
+    return spoil
+
+
+#: The ways a photo is spoilt, by name, in the order of the table; "as taken" is the photo itself. A way giving a
+#: smaller picture scales the photo down (its labels scale with it); one giving a larger picture lays the photo in
+#: its middle at its own size (``_placed_at``).
 DEGRADATIONS: dict[str, Degrade] = {
     "as taken": lambda rgb, rng: rgb,
     "defocus": defocus,
@@ -149,11 +171,26 @@ DEGRADATIONS: dict[str, Degrade] = {
     "squeezed": squeezed,
     "low-res": low_res,
 }
+#: The hand a half, a third ... an eighth of the photo's width and height (``far``), read only where ``--only``
+#: names them: how far off a hand the reading still finds, not a bad photo.
+AFAR: dict[str, Degrade] = {f"far{factor}": far(factor) for factor in (2, 3, 4, 6, 8)}
+WAYS: dict[str, Degrade] = {**DEGRADATIONS, **AFAR}
+
+
+def _placed_at(photo: tuple[int, ...], picture: tuple[int, ...]) -> tuple[int, int]:
+    """Where (top, left) a photo of shape ``photo`` lies in a larger picture of shape ``picture``: its middle."""
+    return (picture[0] - photo[0]) // 2, (picture[1] - photo[1]) // 2
 
 
 def _scaled(truth: GroundTruth, before: tuple[int, ...], after: tuple[int, ...]) -> GroundTruth:
+    """The labels of a photo of shape ``before`` in the picture of shape ``after`` a way made of it: scaled where
+    it is smaller, moved to the photo's place in its middle where it is larger."""
     if before[:2] == after[:2]:
         return truth
+    if after[0] >= before[0] and after[1] >= before[1]:
+        top, left = _placed_at(before, after)
+        shift = np.array([left, top, left, top], np.float32)
+        return replace(truth, boxes=truth.boxes + shift, unlabelled=truth.unlabelled + shift)
     fy, fx = after[0] / before[0], after[1] / before[1]
     factor = np.array([fx, fy, fx, fy], np.float32)
     return replace(truth, boxes=truth.boxes * factor, unlabelled=truth.unlabelled * factor)
@@ -181,7 +218,7 @@ def _read(
 def spoilt(name: str, relative: str, rgb: np.ndarray, truth: GroundTruth) -> tuple[np.ndarray, GroundTruth]:
     """The photo ``rgb`` (its path ``relative`` seeds the noise) spoilt the way ``name``, and its labels."""
     rng = np.random.default_rng(zlib.crc32(f"{relative}:{name}".encode()))
-    picture = np.ascontiguousarray(DEGRADATIONS[name](rgb, rng))
+    picture = np.ascontiguousarray(WAYS[name](rgb, rng))
     return picture, _scaled(truth, rgb.shape, picture.shape)
 
 
@@ -275,7 +312,13 @@ def sheet(
         picture, scaled = spoilt(name, relative, rgb, truth)
         predicted = model.detect(picture)
         m = match_image(predicted, scaled, ignore_unlabelled=ignore_unlabelled)
-        if picture.shape != rgb.shape:  # drawn at the photo's size, so that every cell's tags read alike
+        if picture.shape[0] > rgb.shape[0]:  # the photo's own part drawn, where the way laid it in a larger one
+            top, left = _placed_at(rgb.shape, picture.shape)
+            shift = np.array([left, top, left, top], np.float32)
+            picture = picture[top : top + rgb.shape[0], left : left + rgb.shape[1]]
+            predicted = replace(predicted, boxes=predicted.boxes - shift)
+            scaled = truth
+        elif picture.shape != rgb.shape:  # drawn at the photo's size, so that every cell's tags read alike
             up = rgb.shape[1] / picture.shape[1], rgb.shape[0] / picture.shape[0]
             factor = np.array([*up, *up], np.float32)
             picture = cv2.resize(picture, (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_NEAREST)
@@ -322,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         "unlabelled/): a reading on one counts neither way",
     )
     parser.add_argument(
-        "--only", default=None, help="comma-separated ways (default every one): " + ", ".join(DEGRADATIONS)
+        "--only",
+        default=None,
+        help="comma-separated ways (default every one but the far ones): " + ", ".join(WAYS),
     )
     parser.add_argument("--limit", type=int, default=None, help="the first N labelled photos only")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -333,9 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = ["as taken"]
     if args.only:
-        unknown = [n for n in args.only.split(",") if n not in DEGRADATIONS]
+        unknown = [n for n in args.only.split(",") if n not in WAYS]
         if unknown:
-            print(f"error: unknown ways {', '.join(unknown)}; known: {', '.join(DEGRADATIONS)}", file=sys.stderr)
+            print(f"error: unknown ways {', '.join(unknown)}; known: {', '.join(WAYS)}", file=sys.stderr)
             return 2
         names += [n for n in args.only.split(",") if n != "as taken"]
     else:

@@ -75,6 +75,32 @@ def test_each_way_does_what_its_name_says(photo):
     assert 2 < np.abs(squeezed.astype(int) - photo).mean() < 20
 
 
+def test_a_far_way_lays_the_photo_at_its_own_size_in_the_middle_of_a_plain_table(photo):
+    h, w = photo.shape[:2]
+    sides = (photo[:8], photo[-8:], photo[:, :8], photo[:, -8:])
+    edge = np.concatenate([side.reshape(-1, 3) for side in sides])
+    for name, factor in (("far2", 2), ("far3", 3)):
+        out = eval_robustness.AFAR[name](photo, np.random.default_rng(0))
+        assert out.dtype == np.uint8 and out.shape == (h * factor, w * factor, 3), name
+        top, left = (h * factor - h) // 2, (w * factor - w) // 2
+        assert np.array_equal(out[top : top + h, left : left + w], photo), name
+        table = out[: top - 1].reshape(-1, 3).astype(float)
+        assert np.allclose(table.mean(axis=0), np.median(edge, axis=0), atol=4.0), name
+        assert 2 < table.std(axis=0).mean() < 6, name
+        assert np.array_equal(out, eval_robustness.AFAR[name](photo, np.random.default_rng(0))), name
+    # asked for by name only: the default run is the ten ways of the card's tables
+    assert not set(eval_robustness.AFAR) & set(WAYS)
+
+
+def test_labels_follow_a_photo_laid_in_a_larger_picture():
+    truth = GroundTruth(
+        np.array([[10, 20, 30, 60]], np.float32), ["1m"], unlabelled=np.array([[0, 0, 5, 5]], np.float32)
+    )
+    moved = eval_robustness._scaled(truth, (100, 200, 3), (300, 600, 3))
+    assert moved.codes == ["1m"] and np.allclose(moved.boxes, [[210, 120, 230, 160]])
+    assert np.allclose(moved.unlabelled, [[200, 100, 205, 105]])
+
+
 def test_labels_follow_a_picture_made_smaller():
     truth = GroundTruth(np.array([[10, 20, 30, 60]], np.float32), ["1m"])
     scaled = eval_robustness._scaled(truth, (100, 200, 3), (50, 100, 3))
@@ -139,6 +165,12 @@ def test_the_script_prints_a_table_and_draws_a_sheet(tmp_path, capsys):
     assert "sheet of" in out.err
     picture = load_image(sheet)
     assert picture.shape[:2] == (480, 3 * 480)  # three cells in a row
+    # a hand from afar is read (the sample photos: as well as taken) and drawn at the photo's size
+    far_sheet = tmp_path / "far.jpg"
+    assert eval_robustness.main([*ARGS, "--only", "far3", "--limit", "2", "--json", "--sheet", str(far_sheet)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["far3"]["recall"] >= figures["as taken"]["recall"] - 0.05 and figures["far3"]["tp"] > 20
+    assert load_image(far_sheet).shape[:2] == (480, 2 * 480)
     # a sheet never overwrites a file; --json gives the figures
     assert eval_robustness.main([*ARGS, "--only", "dim", "--limit", "1", "--sheet", str(sheet)]) == 2
     assert "exists" in capsys.readouterr().err

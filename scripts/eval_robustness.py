@@ -1,6 +1,7 @@
 """How the tile model's reading holds up when a photo is taken badly: out of focus, shaken, in a dim room, under
 a warm lamp, with a lamp's glare or a shadow across the tiles, squeezed hard by a chat app, or from a cheap
-camera; and, asked for by name, how far off the hand may be in a photo (``far2`` ... ``far8``).
+camera; and, asked for by name, how far off the hand may be in a photo (``far2`` ... ``far8``) and how a photo
+reads whose turn was lost on the way (``turned90`` ... ``turned270``).
 
     python scripts/eval_robustness.py --images DIR/images --labels DIR/labels --classes DIR/classes.json \\
         [--model-dir M] [--ignore-unlabelled] [--unlabelled DIR/unlabelled] [--only defocus,dim] [--limit N] \\
@@ -11,7 +12,8 @@ Every photo is decoded as ``mjscan evaluate`` decodes it, then spoilt each way o
 name, so a run gives the same figures every time), read by the model and scored against its labels as
 ``mjscan evaluate`` scores (``vision.evaluate``). The table gives, for each way, the tile F1 and its change from
 the photo as it is, precision, recall, exact hands (13 or 14 labels), and where the tiles lost went: found with a
-wrong code, or not found. The ways of ``AFAR`` are read only where ``--only`` names them (``--only far3,far6``).
+wrong code, or not found. The ways of ``AFAR`` and ``TURNED`` are read only where ``--only`` names them
+(``--only far3,turned90``).
 ``--sheet`` writes one photo spoilt every way with its errors drawn (of the photos read right as taken, the one
 the ways spoil most; or ``--sheet-photo NAME``), to look at.
 """
@@ -174,7 +176,14 @@ DEGRADATIONS: dict[str, Degrade] = {
 #: The hand a half, a third ... an eighth of the photo's width and height (``far``), read only where ``--only``
 #: names them: how far off a hand the reading still finds, not a bad photo.
 AFAR: dict[str, Degrade] = {f"far{factor}": far(factor) for factor in (2, 3, 4, 6, 8)}
-WAYS: dict[str, Degrade] = {**DEGRADATIONS, **AFAR}
+#: A photo whose turn was lost on the way (its EXIF orientation dropped by an app that copied its pixels), shown
+#: turned this many quarter turns anticlockwise; read only where ``--only`` names them.
+TURNED: dict[str, int] = {"turned90": 1, "turned180": 2, "turned270": 3}
+WAYS: dict[str, Degrade] = {
+    **DEGRADATIONS,
+    **AFAR,
+    **{name: lambda rgb, rng, quarters=quarters: np.rot90(rgb, quarters) for name, quarters in TURNED.items()},
+}
 
 
 def _placed_at(photo: tuple[int, ...], picture: tuple[int, ...]) -> tuple[int, int]:
@@ -215,10 +224,23 @@ def _read(
     return rgb, truth
 
 
+def _turned(truth: GroundTruth, shape: tuple[int, ...], quarters: int) -> GroundTruth:
+    """The labels of a photo of ``shape`` turned ``quarters`` quarter turns anticlockwise (as ``numpy.rot90``)."""
+    boxes, unlabelled, width = truth.boxes, truth.unlabelled, shape[1]
+    for turn in range(quarters):
+        boxes, unlabelled = (
+            np.stack([b[:, 1], width - b[:, 2], b[:, 3], width - b[:, 0]], axis=1) for b in (boxes, unlabelled)
+        )
+        width = shape[0] if turn % 2 == 0 else shape[1]
+    return replace(truth, boxes=boxes.astype(np.float32), unlabelled=unlabelled.astype(np.float32))
+
+
 def spoilt(name: str, relative: str, rgb: np.ndarray, truth: GroundTruth) -> tuple[np.ndarray, GroundTruth]:
     """The photo ``rgb`` (its path ``relative`` seeds the noise) spoilt the way ``name``, and its labels."""
     rng = np.random.default_rng(zlib.crc32(f"{relative}:{name}".encode()))
     picture = np.ascontiguousarray(WAYS[name](rgb, rng))
+    if name in TURNED:
+        return picture, _turned(truth, rgb.shape, TURNED[name])
     return picture, _scaled(truth, rgb.shape, picture.shape)
 
 
@@ -312,13 +334,13 @@ def sheet(
         picture, scaled = spoilt(name, relative, rgb, truth)
         predicted = model.detect(picture)
         m = match_image(predicted, scaled, ignore_unlabelled=ignore_unlabelled)
-        if picture.shape[0] > rgb.shape[0]:  # the photo's own part drawn, where the way laid it in a larger one
+        if name in AFAR:  # the photo's own part drawn, where the way laid it in a larger one
             top, left = _placed_at(rgb.shape, picture.shape)
             shift = np.array([left, top, left, top], np.float32)
             picture = picture[top : top + rgb.shape[0], left : left + rgb.shape[1]]
             predicted = replace(predicted, boxes=predicted.boxes - shift)
             scaled = truth
-        elif picture.shape != rgb.shape:  # drawn at the photo's size, so that every cell's tags read alike
+        elif name not in TURNED and picture.shape != rgb.shape:  # drawn at the photo's size (a turned one as read)
             up = rgb.shape[1] / picture.shape[1], rgb.shape[0] / picture.shape[0]
             factor = np.array([*up, *up], np.float32)
             picture = cv2.resize(picture, (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_NEAREST)
@@ -367,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         default=None,
-        help="comma-separated ways (default every one but the far ones): " + ", ".join(WAYS),
+        help="comma-separated ways (default every one but the far and turned ones): " + ", ".join(WAYS),
     )
     parser.add_argument("--limit", type=int, default=None, help="the first N labelled photos only")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")

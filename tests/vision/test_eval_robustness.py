@@ -101,6 +101,22 @@ def test_labels_follow_a_photo_laid_in_a_larger_picture():
     assert np.allclose(moved.unlabelled, [[200, 100, 205, 105]])
 
 
+def test_labels_turn_with_a_photo_whose_turn_was_lost():
+    """A box drawn on a photo 100 high and 200 wide lands, turned with it, where the turned label says."""
+    photo = np.zeros((100, 200, 3), np.uint8)
+    photo[20:60, 10:30] = 255
+    truth = GroundTruth(
+        np.array([[10, 20, 30, 60]], np.float32), ["1m"], unlabelled=np.array([[0, 0, 5, 5]], np.float32)
+    )
+    for name in ("turned90", "turned180", "turned270"):
+        picture, moved = eval_robustness.spoilt(name, "a.jpg", photo, truth)
+        ys, xs = np.nonzero(picture[..., 0])
+        assert np.allclose(moved.boxes, [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]]), name
+        assert moved.codes == ["1m"] and moved.unlabelled.shape == (1, 4), name
+    # asked for by name only, as the far ways
+    assert not set(eval_robustness.TURNED) & set(WAYS)
+
+
 def test_labels_follow_a_picture_made_smaller():
     truth = GroundTruth(np.array([[10, 20, 30, 60]], np.float32), ["1m"])
     scaled = eval_robustness._scaled(truth, (100, 200, 3), (50, 100, 3))

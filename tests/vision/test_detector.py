@@ -28,6 +28,7 @@ from vision.detector import (
     STRETCH_HINT_THRESHOLD,
     TILE_ASPECT_RANGE,
     TWIN_IOU,
+    WINDOWS_FROM,
     ZOOM_MAX_INPUT,
     ModelError,
     ModelNotFoundError,
@@ -318,6 +319,41 @@ def test_a_hand_small_in_a_large_picture_is_read_again_enlarged(model: TileModel
     located, right = _found(model.detect(canvas), placed, codes)
     assert located > located_once and right > located_once
     assert right >= 0.85 * len(codes)
+
+
+def test_a_hand_far_off_in_a_large_photo_is_read_in_windows(model: TileModel, monkeypatch):
+    """The synthetic hand laid at its own size in the middle of a table eight times as wide and high (5,120 pixels a
+    side): at the detector's square its tiles are 4 to 5 pixels, and the first reading boxes none of them. Each of
+    the four overlapping windows (``find_in_windows``) shows them nearly twice as large, roughly boxed, and the
+    region they hold is read again enlarged. (The bundled model: 16 of 16 located, 15 read right, the 3f half under
+    the 6f read 6f as at full size; without the windows, none.) A picture under ``WINDOWS_FROM`` is never read in
+    windows."""
+    image, boxes, codes = _fixture("riichi_hand")
+    h, w = image.shape[:2]
+    canvas = np.empty((8 * h, 8 * w, 3), np.uint8)
+    canvas[:] = np.median(image.reshape(-1, 3), axis=0)
+    top, left = 7 * h // 2, 7 * w // 2
+    canvas[top : top + h, left : left + w] = image
+    placed = boxes + np.float32([left, top, left, top])
+    assert _located(placed, model.find(canvas)[0]) <= 2
+    shape, found, scores = model.find_in_windows(canvas)
+    assert shape == (890, 890) and len(found) == len(scores)  # 512 pixels for each window of 2,944
+    # the windows' boxes lie on the tiles (roughly: they are 8 pixels there; the enlarged reading boxes them)
+    centres = (placed[:, :2] + placed[:, 2:]) / 2
+    inside = (centres[:, None] >= found[None, :, :2]) & (centres[:, None] <= found[None, :, 2:])
+    assert inside.all(axis=2).any(axis=1).sum() >= 0.85 * len(codes)
+    located, right = _found(model.detect(canvas), placed, codes)
+    assert right >= 0.85 * len(codes)
+
+    def no_windows(image: np.ndarray) -> None:
+        raise AssertionError("read in windows")
+
+    monkeypatch.setattr(model, "find_in_windows", no_windows)
+    small = cv2.resize(image, (w // 3, h // 3), interpolation=cv2.INTER_AREA)
+    canvas = np.empty((WINDOWS_FROM - 32, WINDOWS_FROM - 32, 3), np.uint8)
+    canvas[:] = np.median(image.reshape(-1, 3), axis=0)
+    canvas[400 : 400 + small.shape[0], 400 : 400 + small.shape[1]] = small
+    model.detect(canvas)
 
 
 def test_the_reading_kept_takes_the_sure_tiles_only_another_found():

@@ -158,8 +158,7 @@ def far(factor: int) -> Degrade:
 
 
 #: The ways a photo is spoilt, by name, in the order of the table; "as taken" is the photo itself. A way giving a
-#: smaller picture scales the photo down (its labels scale with it); one giving a larger picture lays the photo in
-#: its middle at its own size (``_placed_at``).
+#: smaller picture scales the photo down (its labels scale with it, ``_scaled``).
 DEGRADATIONS: dict[str, Degrade] = {
     "as taken": lambda rgb, rng: rgb,
     "defocus": defocus,
@@ -191,15 +190,16 @@ def _placed_at(photo: tuple[int, ...], picture: tuple[int, ...]) -> tuple[int, i
     return (picture[0] - photo[0]) // 2, (picture[1] - photo[1]) // 2
 
 
+def _placed(truth: GroundTruth, photo: tuple[int, ...], picture: tuple[int, ...]) -> GroundTruth:
+    """The labels of a photo of shape ``photo`` laid in the middle of a larger picture of shape ``picture``."""
+    top, left = _placed_at(photo, picture)
+    shift = np.array([left, top, left, top], np.float32)
+    return replace(truth, boxes=truth.boxes + shift, unlabelled=truth.unlabelled + shift)
+
+
 def _scaled(truth: GroundTruth, before: tuple[int, ...], after: tuple[int, ...]) -> GroundTruth:
-    """The labels of a photo of shape ``before`` in the picture of shape ``after`` a way made of it: scaled where
-    it is smaller, moved to the photo's place in its middle where it is larger."""
     if before[:2] == after[:2]:
         return truth
-    if after[0] >= before[0] and after[1] >= before[1]:
-        top, left = _placed_at(before, after)
-        shift = np.array([left, top, left, top], np.float32)
-        return replace(truth, boxes=truth.boxes + shift, unlabelled=truth.unlabelled + shift)
     fy, fx = after[0] / before[0], after[1] / before[1]
     factor = np.array([fx, fy, fx, fy], np.float32)
     return replace(truth, boxes=truth.boxes * factor, unlabelled=truth.unlabelled * factor)
@@ -241,6 +241,8 @@ def spoilt(name: str, relative: str, rgb: np.ndarray, truth: GroundTruth) -> tup
     picture = np.ascontiguousarray(WAYS[name](rgb, rng))
     if name in TURNED:
         return picture, _turned(truth, rgb.shape, TURNED[name])
+    if name in AFAR:
+        return picture, _placed(truth, rgb.shape, picture.shape)
     return picture, _scaled(truth, rgb.shape, picture.shape)
 
 

@@ -96,7 +96,7 @@ def test_labels_follow_a_photo_laid_in_a_larger_picture():
     truth = GroundTruth(
         np.array([[10, 20, 30, 60]], np.float32), ["1m"], unlabelled=np.array([[0, 0, 5, 5]], np.float32)
     )
-    moved = eval_robustness._scaled(truth, (100, 200, 3), (300, 600, 3))
+    moved = eval_robustness._placed(truth, (100, 200, 3), (300, 600, 3))
     assert moved.codes == ["1m"] and np.allclose(moved.boxes, [[210, 120, 230, 160]])
     assert np.allclose(moved.unlabelled, [[200, 100, 205, 105]])
 

@@ -17,6 +17,11 @@ SAMPLE = ROOT / "datasets" / "hk-sample"
 _spec = importlib.util.spec_from_file_location("tilted_photos", ROOT / "scripts" / "tilted_photos.py")
 tilted_photos = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tilted_photos)
+#: The sample photos as the script's options name them.
+SET = [
+    f"--{name}={SAMPLE / part}"
+    for name, part in (("images", "images"), ("labels", "labels"), ("classes", "classes.json"))
+]
 
 
 def _sample(name: str):
@@ -65,21 +70,7 @@ def test_stretched_pictures_are_told_from_photos():
 
 def test_the_script_writes_a_folder_per_angle_of_the_hand_photos(tmp_path: Path):
     out = tmp_path / "tilted"
-    code = tilted_photos.main(
-        [
-            "--images",
-            str(SAMPLE / "images"),
-            "--labels",
-            str(SAMPLE / "labels"),
-            "--classes",
-            str(SAMPLE / "classes.json"),
-            "--out",
-            str(out),
-            "--degrees",
-            "0,25",
-        ]
-    )
-    assert code == 0
+    assert tilted_photos.main([*SET, "--out", str(out), "--degrees", "0,25"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["t0", "t25"]
     classes = read_classes(out / "t25" / "classes.json")
     hands = sorted(p.stem for p in (out / "t0" / "images").iterdir())
@@ -96,11 +87,9 @@ def test_the_script_writes_a_folder_per_angle_of_the_hand_photos(tmp_path: Path)
 
 def test_the_script_refuses_a_folder_in_use_and_bad_angles(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     (tmp_path / "kept.txt").write_text("mine")
-    common = ["--images", str(SAMPLE / "images"), "--labels", str(SAMPLE / "labels")]
-    common += ["--classes", str(SAMPLE / "classes.json")]
-    assert tilted_photos.main([*common, "--out", str(tmp_path)]) == 2
+    assert tilted_photos.main([*SET, "--out", str(tmp_path)]) == 2
     assert "not empty" in capsys.readouterr().err
     assert (tmp_path / "kept.txt").read_text() == "mine"
     with pytest.raises(SystemExit):
-        tilted_photos.main([*common, "--out", str(tmp_path / "new"), "--degrees", "ten"])
+        tilted_photos.main([*SET, "--out", str(tmp_path / "new"), "--degrees", "ten"])
     assert "comma-separated" in capsys.readouterr().err

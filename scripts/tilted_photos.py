@@ -131,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             ids = np.array([CLASS_INDEX[code] for code in truth.codes], np.int64)
             tiles = Detections(boxes, np.ones(n, np.float32), ids, np.zeros(n, bool))
             (folder / "labels" / f"{photo.stem}.txt").write_text(yolo_lines(tiles, picture.shape[1], picture.shape[0]))
-    print(f"{len(hands)} photos turned {len(args.degrees)} ways in {args.out}")
+    ways = len(args.degrees)
+    print(f"{len(hands)} photos turned {ways} way{'' if ways == 1 else 's'} in {args.out}")
     return 0
 
 

@@ -204,16 +204,63 @@ def test_smaller_tiles_far_across_from_the_hand_are_left_out_of_it():
     assert layout.hand["win_tile"] == "5z" and layout.hand["melds"] == []
     assert [g.tiles for g in layout.groups if g.role == "apart"] == [(14, 15, 16, 17)]
     assert any("4 tiles 3s9p2z8m lying far from the hand" in w for w in layout.warnings)
-    # one or two tiles far across from the hand are discards, whatever their size; three are a meld of its own
-    for n, distance, apart in ((1, 200.0, True), (2, 200.0, True), (3, 200.0, False), (1, 90.0, False)):
+    # one or two tiles far across from the hand are far off, whatever their size; three may be a meld of its own
+    for n, distance, far in ((1, 200.0, True), (2, 200.0, True), (3, 200.0, False), (1, 90.0, False)):
         det = far_and_small(1.0, distance)
         layout = read_layout(det.subset(np.arange(len(det.boxes)) < 14 + n))
-        assert any(g.role == "apart" for g in layout.groups) == apart, (n, distance)
-    # as near the camera (a second row of the hand's own), or near the hand: still read as part of it
+        assert any("lying far from the hand" in w for w in layout.warnings) == far, (n, distance)
+    # as near the camera (a second row of the hand's own), or near the hand: not far off (beside a hand of 14 they
+    # are still no part of it: "test_tiles_beyond_a_hand_in_no_meld_are_left_out_as_the_discards")
     for near in (far_and_small(1.0, 200.0), far_and_small(0.7, 120.0)):
         layout = read_layout(near)
-        assert not any(g.role == "apart" for g in layout.groups)
-        assert "3s" in layout.hand["concealed"] + [layout.hand["win_tile"]]
+        assert not any("lying far from the hand" in w for w in layout.warnings)
+        short = read_layout(near.subset(np.arange(18) >= 4))  # the hand without four of its tiles keeps them
+        assert not any(g.role == "apart" for g in short.groups)
+        assert "3s" in short.hand["concealed"] + [short.hand["win_tile"]]
+
+
+def beside_the_hand(codes: list[str], across: list[float], step: float = 40.0, hand: int = 14) -> Detections:
+    """The first ``hand`` tiles of the hand of ``far_and_small`` (boxes 30 x 40) with tiles ``codes`` as large as
+    its own about 120 pixels across from it, each ``across`` pixels further off and ``step`` pixels after the one
+    before along the row."""
+    det = far_and_small(1.0, 200.0).subset(np.arange(18) < hand)
+    boxes = [(100.0 + step * k, 280.0 - up, 130.0 + step * k, 320.0 - up) for k, up in enumerate(across)]
+    ids = [CLASS_INDEX[c] for c in codes]
+    return Detections(
+        np.concatenate([det.boxes, np.array(boxes, np.float32)]),
+        np.full(hand + len(codes), 0.9, np.float32),
+        np.concatenate([det.class_ids, np.array(ids, np.int64)]),
+        np.zeros(hand + len(codes), bool),
+    )
+
+
+def test_tiles_beyond_a_hand_in_no_meld_are_left_out_as_the_discards():
+    # five discards strewn a few tiles off a hand of 14: as large as its tiles, so not "far", and in no meld
+    for across in ([0.0, 20.0, 40.0, 10.0, 35.0], [0.0] * 5):
+        layout = read_layout(beside_the_hand(["3s", "9p", "2z", "8m", "6p"], across))
+        assert layout.hand == {
+            "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"],
+            "melds": [],
+            "win_tile": "5z",
+            "flowers": [],
+        }
+        assert sorted(i for g in layout.groups if g.role == "apart" for i in g.tiles) == [14, 15, 16, 17, 18]
+        assert layout.warnings == [
+            "5 tiles 3s9p2z8m6p lying apart from the hand's rows in no meld (the discards) left out of it: the hand "
+            "holds a hand's tiles without them"
+        ]
+    # a hand read a tile short (13, its winning tile missed) still sheds them, and takes its winning tile in its row
+    layout = read_layout(beside_the_hand(["3s", "9p", "2z", "8m", "6p"], [0.0] * 5, hand=13))
+    assert len(layout.hand["concealed"]) == 12 and any(g.role == "apart" for g in layout.groups)
+    # tiles beside a hand that is short without them are its own (concealed tiles in two rows, a heap)
+    layout = read_layout(beside_the_hand(["3s", "9p", "2z", "8m", "6p"], [0.0] * 5, hand=9))
+    assert not any(g.role == "apart" for g in layout.groups)
+    hand = layout.hand
+    assert len(hand["concealed"]) + 1 + sum(len(m["tiles"]) for m in hand["melds"]) == 14
+    # tiles that make a meld are the hand's meld
+    layout = read_layout(beside_the_hand(["5p", "5p", "5p"], [0.0, 20.0, 40.0], step=31.0))
+    assert layout.hand["melds"] == [{"type": "pung", "tiles": ["5p", "5p", "5p"], "open": True}]
+    assert not any(g.role == "apart" for g in layout.groups)
 
 
 def test_a_sideways_tile_seen_from_low_down_keeps_its_kong_whole():
@@ -447,9 +494,17 @@ def test_a_grid_of_tiles_gives_a_best_guess_and_says_it_may_be_no_hand():
 
 
 def test_a_lone_tile_away_from_the_rows_is_the_winning_tile_when_none_is_set_apart():
-    layout = read_layout(scene("123m456p789s11z555z / _ _ _ _ 9p"))
-    assert layout.hand["win_tile"] == "9p"
+    layout = read_layout(scene("123m456p789s11z5z / _ _ _ _ 9p"))  # a row of 12: a hand short of a tile or two
+    assert layout.hand["win_tile"] == "9p" and len(layout.hand["concealed"]) == 12
     assert any("lying apart from the rows" in w for w in layout.warnings)
+    # beside a hand holding a hand's 13 tiles or more it is one too many: a discard
+    for row in ("123m456p789s11z55z", "123m456p789s11z555z"):
+        layout = read_layout(scene(f"{row} / _ _ _ _ 9p"))
+        assert layout.hand["win_tile"] == "5z" and "9p" not in layout.hand["concealed"]
+        assert [w for w in layout.warnings if "lying apart" in w] == [
+            "1 tile 9p lying apart from the hand's rows in no meld (the discards) left out of it: the hand holds a "
+            "hand's tiles without them"
+        ]
 
 
 def test_a_fifth_copy_is_warned_about():

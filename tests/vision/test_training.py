@@ -414,6 +414,32 @@ def test_the_test_set_command_lays_out_winning_hands_only_in_hands(tmp_path: Pat
     assert "--layout hand" in capsys.readouterr().err and not out.exists()
 
 
+def test_discards_lie_strewn_beyond_the_hand_and_leave_its_draws_as_they_were(pool: synth.FacePool):
+    """``--discards``: after the hand, 4 to 12 tiles with no role lying flat, a tile apart or more, beyond the far
+    edge of the hand's tiles and across its width, each turned its own way."""
+    rng = np.random.default_rng(3)
+    tile_set = pool.tile_set(rng, "art")
+    for _ in range(30):
+        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), discards=True)
+        hand = [t for t in tiles if t.role is not None]
+        discards = tiles[len(hand) :]
+        assert tiles[: len(hand)] == hand and all(t.role is None for t in discards)
+        assert 4 <= len(discards) <= 12 and all(t.pose == "flat" for t in discards)
+        centres = np.array([t.center for t in discards])
+        assert centres[:, 1].max() < min(t.center[1] for t in hand) - 1.35 - 0.5 * 1.35 + 1e-9
+        xs = [t.center[0] for t in hand]
+        assert centres[:, 0].min() >= min(xs) - 1 and centres[:, 0].max() <= max(xs) + 1
+        apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(centres)) * 9
+        assert apart.min() > 1.35 * 1.05
+        assert len({round(t.yaw, 6) for t in discards}) == len(discards)
+
+
+def test_the_test_set_command_lays_discards_only_beside_hands(tmp_path: Path, capsys: pytest.CaptureFixture):
+    out = tmp_path / "set"
+    assert render.main(["--data", str(tmp_path), "--out", str(out), "--discards"]) == 2
+    assert "--layout hand" in capsys.readouterr().err and not out.exists()
+
+
 def test_a_sets_back_never_looks_like_its_face():
     """A face-down tile must not pass for a blank white dragon: the back of a set (plain or from the art, whose
     dark set has a back as black as its face) differs from the face colour by ``MIN_BACK_CONTRAST`` and is

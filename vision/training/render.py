@@ -10,7 +10,8 @@ leave out (seen too obliquely, mostly hidden, cut by the picture's edge: ``Scene
 ``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``), and with
 ``--drawings unseen`` draws their dots and bamboo in ways training never draws (the same scenes as without it,
 seed for seed). ``--hands winning`` lays out complete hands (four sets and a pair, or seven pairs) instead of
-tiles drawn at random. Use a seed
+tiles drawn at random; ``--discards`` strews discards on the table beyond each hand (labelled, left out of its
+hand file). Use a seed
 that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``, default
 1, through numpy's SeedSequence; the default here is 20260601).
 """
@@ -64,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the tiles of a hand: drawn at random (default), or making a complete hand (four sets and a pair, "
         "or seven pairs), as the photo of a won hand shows; winning needs --layout hand",
     )
+    parser.add_argument(
+        "--discards",
+        action="store_true",
+        help="lay 4 to 12 discards strewn on the table beyond each hand, turned at random, as a photo taken at the "
+        "table shows them (labelled, no part of the hand); needs --layout hand",
+    )
     parser.add_argument("--size", type=int, default=640, help="picture side in pixels (default 640)")
     parser.add_argument(
         "--phone",
@@ -108,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.hands == "winning" and args.layout != "hand":
         print("error: --hands winning lays out hands: add --layout hand", file=sys.stderr)
         return 2
+    if args.discards and args.layout != "hand":
+        print("error: --discards lays discards beside hands: add --layout hand", file=sys.stderr)
+        return 2
     try:
         unseen = args.drawings == "unseen"
         printer = FacePrinter.from_folder(args.fonts, unseen) if args.faces == "printed" else None
@@ -118,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     (args.out / "labels").mkdir(exist_ok=True)
     (args.out / "classes.json").write_text(json.dumps({str(i): c for i, c in enumerate(CLASSES)}, indent=1) + "\n")
-    renderer = SceneRenderer(pool, args.size, phone=args.phone, winning=args.hands == "winning")
+    renderer = SceneRenderer(pool, args.size, phone=args.phone, winning=args.hands == "winning", discards=args.discards)
     rng = np.random.default_rng(args.seed)
     tiles = 0
     for index in tqdm(range(args.count), desc="render", unit="picture", dynamic_ncols=True):

@@ -432,11 +432,17 @@ def _random_classes(rng: np.random.Generator, n: int, flowers: bool, red_fives: 
 
 
 def _hand_layout(
-    rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple, winning: bool = False
+    rng: np.random.Generator,
+    pool: FacePool,
+    tile_set: TileSet,
+    size: tuple,
+    winning: bool = False,
+    discards: bool = False,
 ) -> list[Tile]:
     """A concealed row (its last tile, the winning one, set apart half the time), 0 to 4 melds beside it or in a
     second row, and flowers apart. The tiles are drawn at random (a row of 13 or 14 tiles but for the melds), or
-    with ``winning`` as a complete hand (``_winning_hand``)."""
+    with ``winning`` as a complete hand (``_winning_hand``). ``discards`` adds the discards in the middle of the
+    table (``_discards``), drawn after the hand, so the hand is the one drawn without them."""
     w, h = size
     flowers = tile_set.faces != "art" or rng.random() < 0.4
     red = tile_set.faces != "hk" and rng.random() < 0.6
@@ -491,6 +497,26 @@ def _hand_layout(
             tiles.append(_tile(rng, pool, tile_set, int(cls), (fx + w / 2, fy), rng.normal(0, 0.03)))
             tiles[-1].role = ("flower", -1, int(cls))
             fx += w + rng.uniform(0, 0.3)
+    return tiles + (_discards(rng, pool, tile_set, size, tiles) if discards else [])
+
+
+def _discards(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple, hand: list[Tile]) -> list[Tile]:
+    """4 to 12 discards lying flat and face up, each turned at random, strewn a tile apart or more over a band as
+    wide as the hand and 2.5 tiles deep, beginning 0.5 to 2.5 tiles beyond the far edge of the hand's tiles: no
+    part of the hand (no role)."""
+    w, h = size
+    xs = [t.center[0] for t in hand]
+    far = min(t.center[1] for t in hand) - h
+    top = far - rng.uniform(0.5, 2.5) * h
+    tiles: list[Tile] = []
+    for cls in _random_classes(rng, int(rng.integers(4, 13)), False, tile_set.faces != "hk"):
+        for _ in range(20):
+            p = np.array([rng.uniform(min(xs) - w, max(xs) + w), top - rng.uniform(0.0, 2.5 * h)])
+            if all(np.linalg.norm(p - t.center) > h * 1.05 for t in tiles):
+                tiles.append(
+                    _tile(rng, pool, tile_set, cls, (float(p[0]), float(p[1])), rng.uniform(-math.pi, math.pi))
+                )
+                break
     return tiles
 
 
@@ -726,14 +752,17 @@ class SceneRenderer:
     spread training draws from: the camera 17 to 52 degrees above standing tiles, 34 to 90 above flat ones,
     the whole layout in the picture with tiles up to 150 pixels across in a 640 picture (40 or more where the
     layout fits), no stretch. ``winning``: the hands laid out are complete hands (``_winning_hand``), not tiles
-    drawn at random.
+    drawn at random. ``discards``: the hands lie beside discards strewn on the table (``_discards``).
     """
 
-    def __init__(self, pool: FacePool, size: int = 640, phone: bool = False, winning: bool = False) -> None:
+    def __init__(
+        self, pool: FacePool, size: int = 640, phone: bool = False, winning: bool = False, discards: bool = False
+    ) -> None:
         self.pool = pool
         self.size = size
         self.phone = phone
         self.winning = winning
+        self.discards = discards
 
     def render(self, rng: np.random.Generator, faces: str | None = None, layout: str | None = None) -> Scene:
         """One random scene. ``faces`` forces the face source ("art", "hk" or "mixed"), ``layout`` the
@@ -750,7 +779,11 @@ class SceneRenderer:
         w, h = 1.0, rng.uniform(1.25, 1.45)
         d = rng.uniform(0.5, 0.85)
         chosen = rng.choice(LAYOUTS, p=[0.5, 0.2, 0.15, 0.15])
-        hand = partial(_hand_layout, winning=True) if self.winning else _hand_layout
+        hand = (
+            partial(_hand_layout, winning=self.winning, discards=self.discards)
+            if self.winning or self.discards
+            else _hand_layout
+        )
         make = {"hand": hand, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
         tiles = make[str(layout or chosen)](rng, self.pool, tile_set, (w, h))
         if not tiles:

@@ -540,7 +540,7 @@ class TileModel:
             shape = next_shape
         best, shape, raw = max(readings, key=lambda item: _quality(item[0]))
         others = [reading for reading, _, _ in readings if reading is not best]
-        zoom = self.zoom_window(best.boxes, shape, size)
+        zoom = None
         first = readings[0][2][0]
         if max(size) >= WINDOWS_FROM and (
             len(first) < MIN_TILES_TO_REREAD or _median_side(first, readings[0][1], size) < WINDOWS_BELOW
@@ -549,9 +549,11 @@ class TileModel:
             windows_shape, boxes, det_scores = self.find_in_windows(image)
             windows_raw, windows = read_tiles(boxes, det_scores, None, t0)
             others.append(windows)
-            windows_zoom = self.zoom_window(windows.boxes, windows_shape, size)
-            if windows_zoom is not None:
-                zoom, raw = windows_zoom, windows_raw
+            zoom = self.zoom_window(windows.boxes, windows_shape, size)
+            if zoom is not None:
+                raw = windows_raw
+        if zoom is None:
+            zoom = self.zoom_window(best.boxes, shape, size)
         if zoom is not None:
             (x1, y1, x2, y2), zoom_shape = zoom
             _, zoomed, _ = read(np.ascontiguousarray(image[y1:y2, x1:x2]), zoom_shape, (x1, y1), raw)

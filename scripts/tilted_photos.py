@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.detector import TILE_ASPECT_RANGE
+from vision.detector import TILE_ASPECT_RANGE, tile_aspect
 from vision.evaluate import LabelError, add_set_arguments, list_images, read_classes, read_yolo_labels
 from vision.export import yolo_lines
 from vision.types import CLASS_INDEX, CLASSES, Detections
@@ -73,11 +73,9 @@ def tilted(image: np.ndarray, boxes: np.ndarray, degrees: float, seed: int) -> t
 
 
 def stretched(boxes: np.ndarray) -> bool:
-    """Whether the tiles ``boxes`` (xyxy) box are far from a tile's proportions: their median width over height
-    outside ``vision.detector.TILE_ASPECT_RANGE``, as in a picture stretched into a square."""
-    sides = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
-    aspect = float(np.exp(np.median(np.log(sides[:, 0] / sides[:, 1]))))
-    return not TILE_ASPECT_RANGE[0] <= aspect <= TILE_ASPECT_RANGE[1]
+    """Whether the tiles ``boxes`` (xyxy) box are far from a tile's proportions (``vision.detector.tile_aspect``
+    outside ``TILE_ASPECT_RANGE``), as in a picture stretched into a square."""
+    return not TILE_ASPECT_RANGE[0] <= tile_aspect(boxes) <= TILE_ASPECT_RANGE[1]
 
 
 def _angles(text: str) -> list[float]:

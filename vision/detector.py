@@ -413,8 +413,7 @@ class TileModel:
         if len(boxes) < MIN_TILES_TO_REREAD:
             return None
         (sh, sw), (h, w) = shape, size
-        sides = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
-        aspect = float(np.exp(np.median(np.log(sides[:, 0] / sides[:, 1])))) * (sw / w) / (sh / h)
+        aspect = tile_aspect(boxes) * (sw / w) / (sh / h)
         if TILE_ASPECT_RANGE[0] <= aspect <= TILE_ASPECT_RANGE[1]:
             return None
         ratio = (sw / w) / (sh / h) * TILE_ASPECT / aspect  # x scale over y scale of the new input
@@ -648,6 +647,13 @@ def drop_twins(detections: Detections) -> Detections:
     same = detections.class_ids[:, None] == detections.class_ids[None, :]
     twins = same & (box_iou(detections.boxes, detections.boxes) >= TWIN_IOU)
     return detections.subset(np.sort(_greedy_keep(np.argsort(-detections.scores, kind="stable"), twins)))
+
+
+def tile_aspect(boxes: np.ndarray) -> float:
+    """The median width over height of the tiles ``boxes`` (xyxy; the geometric median, so a ratio and its inverse
+    weigh alike): about 1 for photos' tiles, far from ``TILE_ASPECT_RANGE`` in a stretched picture."""
+    sides = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
+    return float(np.exp(np.median(np.log(sides[:, 0] / sides[:, 1]))))
 
 
 def _median_side(boxes: np.ndarray, shape: tuple[int, int], size: tuple[int, int]) -> float:

@@ -2,19 +2,41 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
+import cv2
 import numpy as np
 
-from vision.evaluate import read_classes, read_yolo_labels
+from vision.evaluate import GroundTruth, read_classes, read_yolo_labels
 from vision.io import load_image
 from vision.types import CLASS_INDEX, Detections
 
-SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "hk-sample"
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "datasets" / "hk-sample"
 
 
 def photos() -> list[Path]:
     return sorted((SAMPLE / "images").glob("*.jpg"))
+
+
+def sample(name: str) -> tuple[np.ndarray, GroundTruth]:
+    """The committed photo ``name`` as OpenCV reads it (BGR) and its labels in its pixels."""
+    image = cv2.imread(str(SAMPLE / "images" / f"{name}.jpg"))
+    classes = read_classes(SAMPLE / "classes.json")
+    return image, read_yolo_labels(SAMPLE / "labels" / f"{name}.txt", image.shape[1], image.shape[0], classes)
+
+
+def script(name: str) -> ModuleType:
+    """``scripts/NAME.py`` imported as the module ``name`` (registered in ``sys.modules``, where a dataclass of
+    the script looks itself up)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 class LabelModel:

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from labelled import SAMPLE, LabelModel
+from labelled import SAMPLE, LabelModel, script
 
 from vision.evaluate import LabelError, compare_hands
 from vision.recognize import recognize
 from vision.types import CLASS_INDEX, Detections
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("eval_hands", ROOT / "scripts" / "eval_hands.py")
-eval_hands = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(eval_hands)
+eval_hands = script("eval_hands")
 
 SHOWN = {
     "concealed": ["1m", "2m", "3m", "5z"],

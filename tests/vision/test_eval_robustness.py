@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from labelled import SAMPLE
+from labelled import SAMPLE, script
 
 from vision.detector import TileModel
 from vision.evaluate import GroundTruth, evaluate_folder
 from vision.io import load_image
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("eval_robustness", ROOT / "scripts" / "eval_robustness.py")
-eval_robustness = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(eval_robustness)
+eval_robustness = script("eval_robustness")
 WAYS = eval_robustness.DEGRADATIONS
 ARGS = [
     "--images",

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+from labelled import SAMPLE, script
 
 from vision.evaluate import LabelError, read_classes
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "datasets" / "hk-sample"
-_spec = importlib.util.spec_from_file_location("hk_valid_errata", ROOT / "scripts" / "hk_valid_errata.py")
-errata = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = errata  # the module's dataclass looks itself up there
-_spec.loader.exec_module(errata)
+errata = script("hk_valid_errata")
 
 #: The sample photos under their names in the source's valid split (datasets/README.md).
 SOURCE_NAMES = {

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import cv2
 import numpy as np
+from labelled import SAMPLE, sample, script
 
 from vision.evaluate import read_classes, read_yolo_labels
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "datasets" / "hk-sample"
-_spec = importlib.util.spec_from_file_location("stretched_rows", ROOT / "scripts" / "stretched_rows.py")
-stretched_rows = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(stretched_rows)
-
-
-def _sample(name: str):
-    image = cv2.imread(str(SAMPLE / "images" / f"{name}.jpg"))
-    classes = read_classes(SAMPLE / "classes.json")
-    return image, read_yolo_labels(SAMPLE / "labels" / f"{name}.txt", image.shape[1], image.shape[0], classes)
+stretched_rows = script("stretched_rows")
 
 
 def test_a_row_is_stretched_into_a_square_and_its_boxes_follow():
-    image, truth = _sample("row-flower")
+    image, truth = sample("row-flower")
     out, boxes = stretched_rows.stretched_row(image, truth.boxes, turn=False)
     assert out.shape == (640, 640, 3) and len(boxes) == len(truth.boxes)
     sides = boxes[:, 2:] - boxes[:, :2]
@@ -38,7 +26,7 @@ def test_a_row_is_stretched_into_a_square_and_its_boxes_follow():
 
 
 def test_a_turned_row_has_its_tiles_lying_across_the_picture():
-    image, truth = _sample("row-flower")
+    image, truth = sample("row-flower")
     out, boxes = stretched_rows.stretched_row(image, truth.boxes, turn=True)
     sides = boxes[:, 2:] - boxes[:, :2]
     assert np.all(sides[:, 0] / sides[:, 1] > 5)
@@ -46,7 +34,7 @@ def test_a_turned_row_has_its_tiles_lying_across_the_picture():
 
 
 def test_pictures_that_are_not_one_row_are_left_out():
-    image, truth = _sample("grid")
+    image, truth = sample("grid")
     assert stretched_rows.stretched_row(image, truth.boxes, turn=False) is None
 
 
@@ -61,7 +49,7 @@ def test_the_command_writes_pictures_and_labels_and_keeps_a_folder_with_files(tm
     classes = read_classes(tmp_path / "set" / "classes.json")
     image = cv2.imread(str(tmp_path / "set" / "images" / f"{label.stem}.jpg"))
     made = read_yolo_labels(label, image.shape[1], image.shape[0], classes)
-    sources = [sorted(_sample(path.stem)[1].codes) for path in (SAMPLE / "images").glob("*.jpg")]
+    sources = [sorted(sample(path.stem)[1].codes) for path in (SAMPLE / "images").glob("*.jpg")]
     assert sorted(made.codes) in sources  # the codes of the photo the row was cut from
     assert stretched_rows.main([*args, "--out", str(tmp_path / "set")]) == 2
     assert stretched_rows.main([*args[:-1], "0", "--out", str(tmp_path / "none")]) == 2

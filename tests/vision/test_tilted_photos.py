@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from labelled import SAMPLE, sample, script
 
 from vision.evaluate import read_classes, read_yolo_labels
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "datasets" / "hk-sample"
-_spec = importlib.util.spec_from_file_location("tilted_photos", ROOT / "scripts" / "tilted_photos.py")
-tilted_photos = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tilted_photos)
+tilted_photos = script("tilted_photos")
 #: The sample photos as the script's options name them.
 SET = [
     f"--{name}={SAMPLE / part}"
@@ -24,14 +20,8 @@ SET = [
 ]
 
 
-def _sample(name: str):
-    image = cv2.imread(str(SAMPLE / "images" / f"{name}.jpg"))
-    classes = read_classes(SAMPLE / "classes.json")
-    return image, read_yolo_labels(SAMPLE / "labels" / f"{name}.txt", image.shape[1], image.shape[0], classes)
-
-
 def test_a_photo_turned_a_quarter_keeps_every_pixel_and_its_boxes_follow():
-    image, truth = _sample("row-flower")
+    image, truth = sample("row-flower")
     picture, boxes = tilted_photos.tilted(image, truth.boxes, 90.0, seed=0)
     assert picture.shape[:2] == image.shape[1::-1]
     np.testing.assert_array_equal(picture, cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE))
@@ -42,7 +32,7 @@ def test_a_photo_turned_a_quarter_keeps_every_pixel_and_its_boxes_follow():
 
 
 def test_a_turned_box_holds_its_tile_and_the_corners_are_table():
-    image, truth = _sample("row-flower")
+    image, truth = sample("row-flower")
     picture, boxes = tilted_photos.tilted(image, truth.boxes, 30.0, seed=0)
     h, w = image.shape[:2]
     c, s = np.cos(np.radians(30)), np.sin(np.radians(30))
@@ -62,7 +52,7 @@ def test_a_turned_box_holds_its_tile_and_the_corners_are_table():
 
 
 def test_stretched_pictures_are_told_from_photos():
-    _, truth = _sample("row-flower")
+    _, truth = sample("row-flower")
     assert not tilted_photos.stretched(truth.boxes)
     tall = truth.boxes * np.array([1, 6, 1, 6], np.float32)
     assert tilted_photos.stretched(tall)

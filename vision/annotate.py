@@ -4,6 +4,8 @@
 each tile's box and code, low-confidence tiles dashed in red with a "?", face-down tiles and tiles far from the
 hand (left out of it) in grey, each meld outlined and named, the winning tile marked and optional text lines (for
 example the scoring patterns) in a panel below the photo (added to the picture, so it never hides a tile).
+A hand that fills a small part of the photo (taken from afar) is shown cut out of it (``tiles_region``), at the
+size the whole photo would have had, so that its tiles and tags can be read on a phone screen.
 ``annotate_jpeg`` gives the same as JPEG bytes. Both are pure functions of the picture and the recognition.
 ``draw_boxes`` is the primitive underneath, also used for the error pictures of ``vision.evaluate``.
 """
@@ -34,6 +36,12 @@ LOW_SCORE = 0.5
 
 #: The longest side of an annotated picture by default.
 DEFAULT_MAX_SIDE = 1600
+
+#: The part of the photo shown around its tiles, in median tile lengths (the longer side of a tile's box) on every
+#: side: room for the tags, stacked up to three deep over or under a tile, and for a meld's name.
+REGION_MARGIN = 2.5
+#: The photo is shown cut to the region of its tiles where that region covers less than this share of it.
+REGION_SHARE = 0.4
 
 Color = tuple[int, int, int]
 GREEN: Color = (30, 200, 90)
@@ -78,11 +86,13 @@ def annotate_image(
     lines: Sequence[str] = (),
     max_side: int = DEFAULT_MAX_SIDE,
     low_score: float = LOW_SCORE,
+    whole: bool = False,
 ) -> np.ndarray:
     """The photo with the recognition drawn on it, as an RGB array whose long side is at most max_side.
 
     image: the photo as decoded (any size of the photo's aspect: boxes are scaled from the recognition's
     width and height). lines: text shown in a panel below the photo, e.g. the patterns a score counted.
+    whole: show the whole photo even where its tiles fill a small part of it (``tiles_region``).
     """
     scale = image.shape[1] / recognition.width if recognition.width else 1.0
     boxes: list[Box] = []
@@ -102,7 +112,24 @@ def annotate_image(
         x1, y1, x2, y2 = (v * scale for v in _union([recognition.tiles[i].box for i in group.tiles], pad=0.08))
         color = MELD_COLORS[n % len(MELD_COLORS)]
         boxes.append(Box((x1, y1, x2, y2), group.label, color, thick=1.5, below=True, outline=True))
-    return draw_boxes(image, boxes, lines=lines, max_side=max_side)
+    region = None if whole else tiles_region([b.box for b in boxes if not b.outline], image.shape[:2])
+    return draw_boxes(image, boxes, lines=lines, max_side=max_side, region=region)
+
+
+def tiles_region(boxes: Sequence[Sequence[float]], shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The part of a picture of ``shape`` (height, width) to show for tiles boxed ``boxes`` (xyxy): their
+    region with ``REGION_MARGIN`` tile lengths around it, where that covers less than ``REGION_SHARE`` of the
+    picture; None (the whole picture) otherwise or where there is no tile."""
+    if not len(boxes):
+        return None
+    height, width = shape
+    a = np.asarray(boxes, dtype=np.float64)
+    pad = REGION_MARGIN * float(np.median(np.maximum(a[:, 2] - a[:, 0], a[:, 3] - a[:, 1])))
+    x1, y1 = max(0, int(a[:, 0].min() - pad)), max(0, int(a[:, 1].min() - pad))
+    x2, y2 = min(width, int(np.ceil(a[:, 2].max() + pad))), min(height, int(np.ceil(a[:, 3].max() + pad)))
+    if x2 <= x1 or y2 <= y1 or (x2 - x1) * (y2 - y1) >= REGION_SHARE * width * height:
+        return None
+    return x1, y1, x2, y2
 
 
 def annotate_jpeg(
@@ -130,13 +157,22 @@ def draw_boxes(
     *,
     lines: Sequence[str] = (),
     max_side: int = DEFAULT_MAX_SIDE,
+    region: tuple[int, int, int, int] | None = None,
 ) -> np.ndarray:
     """Boxes with text tags drawn on a copy of the picture, which is first shrunk to at most max_side on its
     long side, and ``lines`` in a black panel added below it (the whole shrunk again where the panel takes it
-    past max_side). Line widths and text scale with the boxes and the picture."""
-    pil = Image.fromarray(image)
-    factor = min(1.0, max_side / max(pil.size))
-    if factor < 1.0:
+    past max_side). Line widths and text scale with the boxes and the picture.
+
+    region: the part of the picture to show (xyxy in its pixels; boxes stay in the picture's pixels), brought
+    to the size the whole picture would have had: enlarged where it is smaller, at most max_side long."""
+    full = max(image.shape[:2])
+    x0, y0 = 0, 0
+    if region is not None:
+        x0, y0, x2, y2 = region
+        image = image[y0:y2, x0:x2]
+    pil = Image.fromarray(np.ascontiguousarray(image))
+    factor = min(full, max_side) / max(pil.size)
+    if factor != 1.0:
         pil = pil.resize((max(1, round(pil.width * factor)), max(1, round(pil.height * factor))), Image.BILINEAR)
     draw = ImageDraw.Draw(pil)
     long_side = max(pil.size)
@@ -145,7 +181,11 @@ def draw_boxes(
     font_px = int(np.clip(0.55 * tile, long_side / 60, long_side / 28))
     font = _font(max(font_px, 10))
     width = max(2, round(font_px / 8))
-    scaled = [(b, tuple(v * factor for v in b.box)) for b in sorted(boxes, key=lambda b: not b.outline)]
+    origin = (x0, y0, x0, y0)
+    scaled = [
+        (b, tuple((v - o) * factor for v, o in zip(b.box, origin, strict=True)))
+        for b in sorted(boxes, key=lambda b: not b.outline)
+    ]
     for b, xyxy in scaled:
         w = max(1, round(width * b.thick))
         if b.dashed:

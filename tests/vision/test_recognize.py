@@ -14,7 +14,7 @@ from PIL import Image
 from scenes import scene
 
 import vision
-from vision.annotate import GREEN, RED, Box, annotate_image, annotate_jpeg, draw_boxes, place_tags
+from vision.annotate import GREEN, RED, Box, annotate_image, annotate_jpeg, draw_boxes, place_tags, tiles_region
 from vision.recognize import DECODE_SIDE, as_recognized, detect_photo, from_detections, recognize
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
@@ -219,11 +219,26 @@ def test_annotation_is_jpeg_at_most_1600_px_and_scales_boxes_to_a_smaller_pictur
     rec = from_detections(det, 4000, 3000)
     with Image.open(io.BytesIO(annotate_jpeg(np.full((3000, 4000, 3), 90, np.uint8), rec))) as im:
         assert im.format == "JPEG" and max(im.size) == 1600
-    half = annotate_image(np.full((1500, 2000, 3), 90, np.uint8), rec, max_side=2000)
-    full = annotate_image(np.full((3000, 4000, 3), 90, np.uint8), rec, max_side=2000)
-    assert half.shape == full.shape == (1500, 2000, 3)
-    assert np.abs(half.astype(int) - full.astype(int)).mean() < 3
+    for whole in (True, False):
+        half = annotate_image(np.full((1500, 2000, 3), 90, np.uint8), rec, max_side=2000, whole=whole)
+        full = annotate_image(np.full((3000, 4000, 3), 90, np.uint8), rec, max_side=2000, whole=whole)
+        assert half.shape == full.shape and max(full.shape) == 2000
+        assert (half.shape == (1500, 2000, 3)) == whole
+        assert np.abs(half.astype(int) - full.astype(int)).mean() < 3
     assert max(annotate_image(grey(), rec, max_side=500).shape[:2]) == 500
+
+
+def test_a_hand_far_off_in_a_large_photo_is_shown_cut_out_at_the_size_of_the_whole_photo():
+    det = scene("123m456p789s11z55z _ 5z")  # 14 tiles 30 x 40 pixels from (500, 500) in a 4000 x 3000 photo
+    rec = from_detections(det, 4000, 3000)
+    photo = np.full((3000, 4000, 3), 90, np.uint8)
+    whole = annotate_image(photo, rec, whole=True)
+    cut = annotate_image(photo, rec)
+    assert whole.shape == (1200, 1600, 3) and max(cut.shape[:2]) == 1600 and cut.shape[1] > 2 * cut.shape[0]
+    assert colour_pixels(cut, GREEN) > 3 * colour_pixels(whole, GREEN)  # tiles, lines and tags drawn larger
+    assert tiles_region(det.boxes, (3000, 4000)) == (400, 400, 1057, 640)  # 2.5 tile lengths (40 px) around
+    assert tiles_region(det.boxes - 450, (200, 600)) is None  # a hand filling much of its photo: all of it shown
+    assert tiles_region(np.zeros((0, 4)), (700, 1400)) is None
 
 
 def overlap(a, b) -> float:

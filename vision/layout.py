@@ -555,6 +555,8 @@ class _Reader:
         self.win: int | None = None
         self.win_guessed = False
         self.apart: list[int] = []
+        #: the warnings (indices into ``warnings``) saying tiles joined the hand as concealed or winning tiles
+        self.joining: list[int] = []
 
     def read(self) -> Layout:
         geo = self.geo
@@ -745,8 +747,9 @@ class _Reader:
         held = len(self.concealed) + (self.win is not None) + 3 * len(self.melds)
         if not extra or held - len(extra) < DISCARDS_BEYOND:
             return
-        spoken = ("form no meld", "apart from the rows")  # what was said of them as they joined
-        self.warnings = self.warnings[:said] + [w for w in self.warnings[said:] if not any(s in w for s in spoken)]
+        spoken = {k for k in self.joining if k >= said}  # what was said of them as they joined
+        self.warnings = [w for k, w in enumerate(self.warnings) if k not in spoken]
+        self.joining = [k for k in self.joining if k < said]
         self.concealed = self.concealed[:kept]
         self.win = win
         self.apart += extra
@@ -763,10 +766,15 @@ class _Reader:
                 self.warnings.append("a face-down tile lies outside any kong: left out")
             elif self.win is None:
                 self.win = i
-                self.warnings.append(f"took {code}, lying apart from the rows, as the winning tile")
+                self._say_joined(f"took {code}, lying apart from the rows, as the winning tile")
             else:
                 self.concealed.append(i)
-                self.warnings.append(f"{code} lies apart from the rows: counted as a concealed tile")
+                self._say_joined(f"{code} lies apart from the rows: counted as a concealed tile")
+
+    def _say_joined(self, warning: str) -> None:
+        """A warning that tiles joined the hand as concealed or winning tiles (``joining``)."""
+        self.joining.append(len(self.warnings))
+        self.warnings.append(warning)
 
     def _guess_win(self) -> None:
         faces = [i for i in self.concealed if self.codes[i] != _BACK]
@@ -924,7 +932,7 @@ class _Reader:
             self.warnings.append(f"{_tiles(len(backs))} face down {where} and in no kong: left out")
             return
         text = compact([self.codes[i] for i in g])
-        self.warnings.append(
+        self._say_joined(
             f"the {_tiles(len(g))} {text} {where} form no meld (3 or 4 tiles: chow, pung or kong): "
             "counted as concealed tiles" + (", face-down ones left out" if backs else "")
         )

@@ -359,7 +359,8 @@ def test_a_hand_far_off_in_a_large_photo_is_read_in_windows(model: TileModel, mo
 def test_the_reading_kept_takes_the_sure_tiles_only_another_found():
     """``borrow``: a tile of another reading joins where the kept reading boxed nothing and it scores at least
     ``BORROW_SCORE``; one overlapping a kept tile, or a weaker one, stays out; two others boxing the same new
-    tile give it once, the surer reading."""
+    tile give it once, the surer reading. A box over several kept tiles stays out, though it overlaps each of
+    them little by IoU (a hand far off boxed too large by the first reading); a tile inside such a kept box joins."""
     kept = Detections(np.float32([[0, 0, 10, 10]]), np.float32([0.6]), np.array([0]), np.array([False]))
     first = Detections(
         np.float32([[1, 0, 11, 10], [20, 0, 30, 10], [40, 0, 50, 10]]),
@@ -372,6 +373,14 @@ def test_the_reading_kept_takes_the_sure_tiles_only_another_found():
     assert out.codes == ["5m", "1m"] and out.scores.tolist() == pytest.approx([0.8, 0.6])
     assert out.rotated.tolist() == [True, False] and out.orientation.tolist() == [90, 0]
     assert len(borrow(kept, [])) == 1 and len(borrow(Detections(), [second])) == 1
+    row_boxes = np.float32([[0, 0, 10, 14], [11, 0, 21, 14], [22, 0, 32, 14], [33, 0, 43, 14]])
+    row = Detections(row_boxes, np.float32([0.7] * 4), np.array([0, 1, 2, 5]), np.zeros(4, bool))
+    wide_boxes = np.float32([[2, 1, 41, 13], [50, 0, 60, 14]])
+    wide = Detections(wide_boxes, np.float32([0.9] * 2), np.array([3, 4]), np.zeros(2, bool))
+    assert box_iou(wide.boxes[:1], row.boxes).max() < 0.3  # IoU alone would let it in
+    assert borrow(row, [wide]).boxes.tolist() == [[50, 0, 60, 14], *row.boxes.tolist()]
+    # a tile boxed inside a box kept over several tiles still joins: only larger boxes are refused
+    assert len(borrow(wide.subset(np.array([0])), [row.subset(np.array([0]))])) == 2
 
 
 def test_a_tile_boxed_twice_under_one_code_is_given_once():

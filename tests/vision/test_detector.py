@@ -384,14 +384,35 @@ def test_the_reading_kept_takes_the_sure_tiles_only_another_found():
 
 
 def test_a_tile_boxed_twice_under_one_code_is_given_once():
-    """``drop_twins``: of two boxes of one code overlapping with IoU at least ``TWIN_IOU`` the surer stays;
-    boxes of another code, or overlapping less (tiles lying over each other), all stay, in their order."""
-    boxes = np.float32([[0, 0, 10, 10], [0, 3, 10, 13], [0, 0, 10, 10], [50, 0, 60, 10], [50, 7, 60, 17]])
-    assert box_iou(boxes[:1], boxes[1:2])[0, 0] >= TWIN_IOU > box_iou(boxes[3:4], boxes[4:5])[0, 0]
-    found = Detections(boxes, np.float32([0.5, 0.9, 0.8, 0.7, 0.6]), np.array([4, 4, 5, 4, 4]), np.zeros(5, bool))
+    """``drop_twins``: of two boxes of one code overlapping with IoU at least ``TWIN_IOU``, their centres closer
+    than ``TWIN_NEAR`` of the tile spacing, the surer stays; boxes of another code, or overlapping less (tiles
+    lying over each other), all stay, in their order."""
+    row = [[11 * k, 0, 11 * k + 10, 14] for k in range(4)]  # 1m 2m 3m 4m, 11 pixels apart
+    boxes = np.float32([*row, [14, 0, 24, 14], [33, 9, 43, 23]])  # 2m boxed again 3 px off; a 4m lying on the 4m
+    assert box_iou(boxes[1:2], boxes[4:5])[0, 0] >= TWIN_IOU > box_iou(boxes[3:4], boxes[5:6])[0, 0]
+    codes = np.array([CLASS_INDEX[c] for c in ("1m", "2m", "3m", "4m", "2m", "4m")])
+    found = Detections(boxes, np.float32([0.9, 0.5, 0.9, 0.9, 0.8, 0.6]), codes, np.zeros(6, bool))
     out = drop_twins(found)
-    assert out.boxes.tolist() == boxes[1:].tolist() and out.codes == ["5m", "6m", "5m", "5m"]
+    assert out.boxes.tolist() == boxes[[0, 2, 3, 4, 5]].tolist() and out.codes == ["1m", "3m", "4m", "2m", "4m"]
     assert len(drop_twins(Detections())) == 0 and len(drop_twins(found.subset(np.array([0])))) == 1
+    # one tile boxed twice and nothing else: no spacing to judge by, the IoU decides
+    assert len(drop_twins(found.subset(np.array([1, 4])))) == 1
+
+
+def test_tiles_of_one_code_side_by_side_in_a_row_seen_at_a_grazing_angle_all_stay():
+    """Standing tiles seen from low down overlap their neighbours' boxes by IoU 0.4 and more (``TWIN_NEAR``): a
+    pung of 1z there is three tiles, not one tile boxed three times."""
+    boxes = np.float32([[4 * k, 0, 4 * k + 10, 14] for k in range(6)])  # 4 pixels apart, 10 wide
+    assert box_iou(boxes[:1], boxes[1:2])[0, 0] >= TWIN_IOU
+    codes = np.array([CLASS_INDEX[c] for c in ("1z", "1z", "1z", "2z", "3z", "4z")])
+    assert drop_twins(Detections(boxes, np.full(6, 0.8, np.float32), codes, np.zeros(6, bool))).codes == [
+        "1z",
+        "1z",
+        "1z",
+        "2z",
+        "3z",
+        "4z",
+    ]
 
 
 def test_a_tile_read_face_down_with_the_colour_of_the_faces_around_it_is_a_white_dragon():

@@ -131,8 +131,9 @@ TWIN_IOU = 0.4
 #: side by side (a pair, a pung) were given as one. hk-photos/train, the photos whose labels box a hand alone (1,095;
 #: ``scripts/eval_hands.py --held``), the hand read holding exactly the labelled tiles: 808 without this condition,
 #: 832, 837, 839 and 839 with 0.6, 0.5, 0.4 and 0.3, 839 with no twin dropped at all; 0.4, the largest share at
-#: that top, keeps dropping a tile boxed twice half a tile apart in a row (the 9p of hk-photos/valid ``IMG_2759``).
-#: The synthetic seeds and hk-photos/valid read the same with it (2026-12-07).
+#: that top, keeps dropping a tile boxed twice a third of a tile apart in a row (the 9p of hk-photos/valid
+#: ``IMG_2759``). hk-photos/valid reads the same with it, the synthetic seeds within three tiles (2026-12-07; model
+#: card, "Tiles of one code side by side").
 TWIN_NEAR = 0.4
 #: A tile read face down is a blank face, the white dragon 5z, where the commonest colour of the middle half of its
 #: box (``_ground_colour``) lies within this RGB distance of the median of those of its ``BLANK_NEIGHBOURS``

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.evaluate import LabelError, add_set_arguments, list_images, read_classes, read_yolo_labels
+from vision.evaluate import LabelError, add_set_arguments, classes_for_new_set, list_images, read_yolo_labels
 from vision.export import yolo_lines
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
@@ -63,14 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=60, help="pictures to make (default 60)")
     parser.add_argument("--seed", type=int, default=5, help="order the photos are taken in (default 5)")
     args = parser.parse_args(argv)
-    if args.out.exists() and any(args.out.iterdir()):
-        print(f"error: {args.out} is not empty", file=sys.stderr)
-        return 2
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
     try:
-        classes = read_classes(args.classes)
+        classes = classes_for_new_set(args.classes, args.out)
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -32,7 +32,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.detector import TILE_ASPECT_RANGE, tile_aspect
-from vision.evaluate import LabelError, add_set_arguments, list_images, read_classes, read_yolo_labels
+from vision.evaluate import LabelError, add_set_arguments, classes_for_new_set, list_images, read_yolo_labels
 from vision.export import yolo_lines
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
@@ -96,11 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         "--degrees", type=_angles, default=[0.0, 20.0, 35.0], help="angles, anticlockwise (default 0,20,35)"
     )
     args = parser.parse_args(argv)
-    if args.out.exists() and any(args.out.iterdir()):
-        print(f"error: {args.out} is not empty", file=sys.stderr)
-        return 2
     try:
-        classes = read_classes(args.classes)
+        classes = classes_for_new_set(args.classes, args.out)
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

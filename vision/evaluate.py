@@ -634,6 +634,14 @@ def add_set_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classes", type=Path, required=True, help="classes.json: class index -> tile code")
 
 
+def classes_for_new_set(classes: Path, out: Path) -> dict[int, str]:
+    """The classes of a labelled set (``read_classes``) that a script makes a new set from in ``out``, once ``out``
+    is known to be new or empty, so that nothing is written over. Raises LabelError."""
+    if out.exists() and any(out.iterdir()):
+        raise LabelError(f"{out} is not empty")
+    return read_classes(classes)
+
+
 def list_images(folder: str | Path) -> list[Path]:
     """The photos in a folder and its subfolders (by suffix), sorted by their path."""
     return sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)

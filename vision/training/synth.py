@@ -779,7 +779,11 @@ class SceneRenderer:
         w, h = 1.0, rng.uniform(1.25, 1.45)
         d = rng.uniform(0.5, 0.85)
         chosen = rng.choice(LAYOUTS, p=[0.5, 0.2, 0.15, 0.15])
-        hand = partial(_hand_layout, winning=self.winning, discards=self.discards)
+        hand = (
+            partial(_hand_layout, winning=self.winning, discards=self.discards)
+            if self.winning or self.discards
+            else _hand_layout
+        )
         make = {"hand": hand, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
         tiles = make[str(layout or chosen)](rng, self.pool, tile_set, (w, h))
         if not tiles:

@@ -39,7 +39,7 @@ MIN_SIDE = 32
 #: A tile read face down that the layout leaves out (no end of a concealed kong, no blank face among the
 #: concealed tiles) is dropped where it scores under this: most are a tile's body, not a tile (the coloured back
 #: layer of flat tiles seen from the side, the tops of standing tiles). Chosen on the rendered phone photos of
-#: seeds 777 and 778 (MODEL_CARD.md, "Weak face-down tiles the layout leaves out").
+#: seeds 777 and 778 (models/HISTORY.md, "Weak face-down tiles the layout leaves out").
 STRAY_BACK_SCORE = 0.5
 
 #: The other codes given with each tile (``Tile.alternatives``): at most this many, each with a probability of

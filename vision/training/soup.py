@@ -10,7 +10,7 @@ the weights trained. The classifiers must be the same files in every model; they
 
 The result is written as the training command writes a model (``export.export_models``: checked against torch on
 real photos, moved into place only once every check passed) with ``training.soup_of`` naming its ingredients.
-MODEL_CARD.md ("detector soups") tells what the soups tried read.
+models/HISTORY.md ("detector soups") tells what the soups tried read.
 """
 
 from __future__ import annotations

@@ -87,6 +87,13 @@ def test_a_far_way_lays_the_photo_at_its_own_size_in_the_middle_of_a_plain_table
     assert not set(eval_robustness.AFAR) & set(WAYS)
 
 
+def test_noise_drawn_a_block_of_rows_at_a_time_is_the_noise_of_one_draw(photo):
+    tall = np.concatenate([photo] * 3)[: eval_robustness.NOISE_ROWS * 2 + 7]  # three blocks, the last short
+    blocks = eval_robustness._noisy(tall, np.random.default_rng(4), 6.0)
+    once = np.random.default_rng(4).normal(0.0, 6.0, tall.shape)
+    assert np.array_equal(blocks, np.clip(tall.astype(np.float32) + once, 0, 255).astype(np.uint8))
+
+
 def test_labels_follow_a_photo_laid_in_a_larger_picture():
     truth = GroundTruth(
         np.array([[10, 20, 30, 60]], np.float32), ["1m"], unlabelled=np.array([[0, 0, 5, 5]], np.float32)

@@ -3,8 +3,9 @@
 ``read_layout(detections)`` reads how the tiles lie, whatever the photo's rotation:
 
 1. the row direction is the most common direction between neighbouring tiles (tiles in a row touch
-   along their short side); which way is "right" comes from the way the faces are turned, and where they
-   do not agree, from the picture's own left to right, unless the other way leaves fewer doubts (a tile
+   along their short side); which way is "right" comes from the way the faces are turned (where the picture's
+   faces do not agree, those of the row holding the most faces: discards lie each their own way), and where
+   they do not agree, from the picture's own left to right, unless the other way leaves fewer doubts (a tile
    set apart on the right, as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
@@ -101,6 +102,12 @@ MEND_LONGER = 0.1
 HALF_TURN_ALIKE = frozenset(
     {"1p", "2p", "3p", "4p", "5p", "8p", "9p", "0p", "2s", "4s", "5s", "6s", "8s", "9s", "0s", "5z"}
 )
+#: Where the faces of the picture do not agree on which way the rows run, those of the row holding the most faces
+#: decide, where it holds at least this many (``_Geometry._orient``): discards strewn beside a hand, each lying its
+#: own way, outvoted the hand's rows, and the hand was read from the wrong end. Chosen on rendered phone hands with
+#: discards (``render --layout hand --discards``, seeds 555 and 31; hands read right where every tile was): 3, **5**
+#: and 8 read 152, **154** and 151 of 204, and 150, **151** and 144 of 190 (148 and 140 without the rule).
+ORIENT_ROW = 5
 #: The warning of a layout whose faces do not say which way its rows run, read the other way round than the
 #: picture's left to right (or top to bottom) because that leaves fewer doubts (``read_layout``).
 UNORIENTED = (
@@ -346,21 +353,32 @@ class _Geometry:
 
     def _orient(self, reverse: bool) -> None:
         """Make ``u`` point to the player's right, by the faces' turn: where at least three in four faces agree
-        (a photo taken from across the table shows them upside down; ``faces_agree``); faces that look alike
-        turned half round (``HALF_TURN_ALIKE``) have no say. Else by the image's own left to right, or right to
-        left where ``reverse``."""
+        (a photo taken from across the table shows them upside down; ``faces_agree``), or else three in four of
+        the row holding the most faces, where it holds at least ``ORIENT_ROW`` (discards lying each its own way
+        outvote no hand); faces that look alike turned half round (``HALF_TURN_ALIKE``) have no say. Else by the
+        image's own left to right, or right to left where ``reverse``."""
         faces = [i for i in range(self.n) if self.codes[i] != _BACK and self.codes[i] not in HALF_TURN_ALIKE]
+        vote, self.faces_agree = self._vote(faces)
+        if not self.faces_agree:
+            said = set(faces)
+            row = max(([i for i in r if i in said] for r in self.rows), key=len)
+            if len(row) >= ORIENT_ROW:
+                vote, self.faces_agree = self._vote(row)
+        if not self.faces_agree:
+            vote = (self.u[0] if abs(self.u[0]) > 0.2 else self.u[1]) * (-1 if reverse else 1)
+        if vote < 0:
+            self._project(math.atan2(-self.u[1], -self.u[0]))
+
+    def _vote(self, faces: list[int]) -> tuple[float, bool]:
+        """The faces' say on the row direction (positive: ``u`` points to the player's right) and whether at
+        least three in four of them agree."""
         theta = np.radians(self.orientation[faces])
         right = np.stack([np.cos(theta), np.sin(theta)], axis=1) if faces else np.zeros((0, 2))
         along = right @ self.u
         # each face's turn (a quarter turn) says "right" or "left" unless it lies across the row: a row at 45
         # degrees in the picture projects every turn on it at 0.7 at most
         vote = float(np.where(np.abs(along) > 0.3, np.sign(along), 0.0).sum())
-        self.faces_agree = abs(vote) >= max(0.5, 0.5 * len(faces))
-        if not self.faces_agree:
-            vote = (self.u[0] if abs(self.u[0]) > 0.2 else self.u[1]) * (-1 if reverse else 1)
-        if vote < 0:
-            self._project(math.atan2(-self.u[1], -self.u[0]))
+        return vote, abs(vote) >= max(0.5, 0.5 * len(faces))
 
     def _sizes(self) -> None:
         """Each tile's size along the row, from its box, and which tiles lie turned against their row: those

@@ -426,6 +426,17 @@ def test_where_the_faces_do_not_tell_the_rows_direction_the_tile_set_apart_does(
     assert upright.hand["concealed"][:2] == ["1z", "1m"] and UNORIENTED not in upright.warnings
 
 
+def test_discards_lying_their_own_ways_do_not_outvote_the_hands_row_on_its_direction():
+    # a photo taken from across the table (turned half round): the hand's faces all upside down in the picture,
+    # seven discards beyond it upright; the picture's faces agree on no direction, the hand's row does
+    det = scene("2m _ 6z _ 3s _ 1z _ 7m _ 4z _ 2s / 123m67m137s1234z6z7z", 180)
+    discards = np.arange(7)
+    det.orientation[discards], det.turns[discards] = 0, [1.0, 0.0, 0.0, 0.0]
+    layout = read_layout(det)
+    assert layout.hand["concealed"][:3] == ["1m", "2m", "3m"] and layout.hand["win_tile"] == "7z"
+    assert UNORIENTED not in layout.warnings
+
+
 @pytest.mark.parametrize("angle", [0, 90, 180, 270])
 def test_second_row_melds_are_found_in_turned_photos(angle):
     h = hand("5555m / 123m456p789s1z _ 1z", angle)

@@ -9,8 +9,9 @@
    set apart on the right, as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
-   concealed row is the one with the most tiles in groups that are no meld (then the one with the most tiles,
-   then the one nearest the player); rows lying more than two tiles across from it with smaller tiles (farther
+   concealed row is the one with the most tiles in groups of two or more that are no meld (a hand's concealed
+   tiles touch, discards strewn beside it lie apart), then in groups that are no meld, then the one with the
+   most tiles, then the one nearest the player; rows lying more than two tiles across from it with smaller tiles (farther
    from the camera: the discards, another player's tiles), and one or two tiles lying apart across from it, are
    no part of the hand;
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
@@ -703,11 +704,14 @@ class _Reader:
                 self._unread(g, "in another row")
         return lone
 
-    def _concealed_weight(self, row: list[int]) -> tuple[int, int]:
-        """How much a row looks like the concealed row: its tiles in groups that are no meld, then its tiles."""
+    def _concealed_weight(self, row: list[int]) -> tuple[int, int, int]:
+        """How much a row looks like the concealed row: its tiles in groups of two or more that are no meld (a
+        hand's concealed tiles touch; discards strewn beside it lie apart), then its tiles in groups that are no
+        meld, then its tiles."""
         groups = self._groups(row)
-        loose = sum(len(g) for g in groups if not self._marked(g) and self._split(g) is None)
-        return loose, sum(len(g) for g in groups)
+        loose = [g for g in groups if not self._marked(g) and self._split(g) is None]
+        touching = sum(len(g) for g in loose if len(g) >= 2)
+        return touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
 
     def _groups(self, row: list[int]) -> list[list[int]]:
         """The row's groups without their flowers (cut at gaps with the flowers in place, so that a flower

@@ -426,6 +426,14 @@ def test_where_the_faces_do_not_tell_the_rows_direction_the_tile_set_apart_does(
     assert upright.hand["concealed"][:2] == ["1z", "1m"] and UNORIENTED not in upright.warnings
 
 
+def test_a_row_of_discards_lying_apart_is_not_the_concealed_row_of_a_hand_of_three_melds():
+    # six discards strewn a tile apart hold more tiles in no meld than the hand's four concealed tiles and its
+    # winning tile, but the concealed tiles touch
+    layout = read_layout(scene("2m _ 6z _ 3s _ 1z _ 7m _ 4z / 111p _ 222s _ 333z / 5679m _ 9m", row_gap=0.5))
+    assert layout.hand["concealed"] == ["5m", "6m", "7m", "9m"] and layout.hand["win_tile"] == "9m"
+    assert [m["tiles"] for m in layout.hand["melds"]] == [["1p", "1p", "1p"], ["2s", "2s", "2s"], ["3z", "3z", "3z"]]
+
+
 def test_discards_lying_their_own_ways_do_not_outvote_the_hands_row_on_its_direction():
     # a photo taken from across the table (turned half round): the hand's faces all upside down in the picture,
     # seven discards beyond it upright; the picture's faces agree on no direction, the hand's row does

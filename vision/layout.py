@@ -9,7 +9,8 @@
    set apart on the right, as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
-   concealed row is the one with the most tiles in groups of two or more that are no meld (a hand's concealed
+   concealed row is one that holds a whole hand's tiles (13 or more, a meld counted as 3: a hand of four melds laid
+   in one row), then the one with the most tiles in groups of two or more that are no meld (a hand's concealed
    tiles touch, discards strewn beside it lie apart), then in groups that are no meld, then the one with the
    most tiles, then the one nearest the player; rows lying more than two tiles across from it with smaller
    tiles (farther from the camera: the discards, another player's tiles), and one or two tiles lying apart
@@ -174,6 +175,8 @@ FAR_LONE = 1.5
 #: strewn beyond them (``render --layout hand --discards --seed 31``): the hand read right in 5 of 280 without the
 #: rule, 81 with 14, 155 with 11, 12 or 13; 13, a hand less its winning tile, sheds discards beside a hand read a
 #: tile short. Keeping a lone tile as the winning tile where the hand holds 13 and none is set apart read 113.
+#: A row holding this many tiles alone (its melds counted as 3 each) is the concealed row before any other
+#: (``_Reader._concealed_weight``): a hand of four melds laid in one row beside discards, two of which touch.
 DISCARDS_BEYOND = 13
 
 _BACK = "back"
@@ -704,14 +707,18 @@ class _Reader:
                 self._unread(g, "in another row")
         return lone
 
-    def _concealed_weight(self, row: list[int]) -> tuple[int, int, int]:
-        """How much a row looks like the concealed row: its tiles in groups of two or more that are no meld (a
-        hand's concealed tiles touch; discards strewn beside it lie apart), then its tiles in groups that are no
-        meld, then its tiles."""
+    def _concealed_weight(self, row: list[int]) -> tuple[bool, int, int, int]:
+        """How much a row looks like the concealed row: whether it holds a hand's tiles alone (``DISCARDS_BEYOND``
+        or more, its melds' tiles counted as 3 each: a hand laid in one row, its melds beside its few concealed
+        tiles), then its tiles in groups of two or more that are no meld (a hand's concealed tiles touch; discards
+        strewn beside it lie apart), then its tiles in groups that are no meld, then its tiles. Groups with blank
+        faces (``_blank_faced``) count as no meld, as in ``_core``."""
         groups = self._groups(row)
-        loose = [g for g in groups if not self._marked(g) and self._split(g) is None]
+        loose = [g for g in groups if (not self._marked(g) or self._blank_faced(g)) and self._split(g) is None]
         touching = sum(len(g) for g in loose if len(g) >= 2)
-        return touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
+        free = sum(len(g) for g in loose)
+        melds = sum(len(parts) for g in self._mend(groups) if (parts := self._split(g)) is not None)
+        return free + 3 * melds >= DISCARDS_BEYOND, touching, free, sum(len(g) for g in groups)
 
     def _groups(self, row: list[int]) -> list[list[int]]:
         """The row's groups without their flowers (cut at gaps with the flowers in place, so that a flower

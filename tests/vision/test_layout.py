@@ -434,6 +434,22 @@ def test_a_row_of_discards_lying_apart_is_not_the_concealed_row_of_a_hand_of_thr
     assert [m["tiles"] for m in layout.hand["melds"]] == [["1p", "1p", "1p"], ["2s", "2s", "2s"], ["3z", "3z", "3z"]]
 
 
+def test_a_row_holding_a_whole_hand_is_the_concealed_row_whatever_touches_beside_it():
+    # a hand of four melds laid in one row, its lone tile at the right end; two of the discards beyond it touch,
+    # and the hand's row has no two concealed tiles touching
+    layout = read_layout(scene("2m4z _ 6z _ 3s _ 1z _ 7m / 111p _ 222s _ 333z _ 789m _ 9m", row_gap=0.5))
+    assert layout.hand["win_tile"] == "9m" and layout.hand["concealed"] == []
+    assert [m["tiles"][0] for m in layout.hand["melds"]] == ["1p", "2s", "3z", "7m"]
+
+
+def test_a_hand_with_a_blank_face_read_face_down_still_holds_the_most_touching_tiles():
+    # the white dragon's blank face read as a back (a face-down tile) does not make the concealed tiles a meld
+    # beside a row of discards in which three touch
+    layout = read_layout(scene("2m4z6z _ 3s _ 1z / 123m456p789s11z back _ 1z", row_gap=0.5))
+    assert layout.hand["concealed"][:3] == ["1m", "2m", "3m"] and layout.hand["concealed"][-1] == "5z"
+    assert layout.hand["win_tile"] == "1z"
+
+
 def test_discards_lying_their_own_ways_do_not_outvote_the_hands_row_on_its_direction():
     # a photo taken from across the table (turned half round): the hand's faces all upside down in the picture,
     # seven discards beyond it upright; the picture's faces agree on no direction, the hand's row does
@@ -484,8 +500,8 @@ def test_as_many_face_down_tiles_as_faces_or_more_than_a_set_has_white_dragons_a
 
 
 def test_a_face_down_tile_in_a_group_of_another_row_that_is_no_meld_is_a_blank_white_dragon():
-    layout = read_layout(scene("123m456p789s _ 1z / 5p2p6p2zback"))
-    assert layout.hand["concealed"] == ["5p", "2p", "6p", "2z", "5z"]
+    layout = read_layout(scene("123m456p789s11z _ 1z / 5p2p6p2zback"))  # a 16-tile hand
+    assert layout.hand["concealed"][-5:] == ["5p", "2p", "6p", "2z", "5z"]
     assert layout.codes[-1] == "5z"
     assert layout.warnings[0] == "a face-down tile among the concealed tiles: read as 5z, the white dragon's blank face"
 

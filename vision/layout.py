@@ -584,7 +584,8 @@ class _Reader:
         geo = self.geo
         rows = [row for row in geo.rows if any(not is_flower(self.codes[i]) for i in row)]
         if rows:
-            main = max(range(len(rows)), key=lambda r: self._concealed_weight(rows[r]) + (r,))
+            melds = [self._melds_beside(row) for row in rows]
+            main = max(range(len(rows)), key=lambda r: self._concealed_weight(rows[r], sum(melds) - melds[r]) + (r,))
             concealed = rows[main]
             self._set_apart(concealed)
             rows = [row for row in rows if row in geo.rows]
@@ -707,18 +708,31 @@ class _Reader:
                 self._unread(g, "in another row")
         return lone
 
-    def _concealed_weight(self, row: list[int]) -> tuple[bool, int, int, int]:
-        """How much a row looks like the concealed row: whether it holds a hand's tiles alone (``DISCARDS_BEYOND``
-        or more, its melds' tiles counted as 3 each: a hand laid in one row, its melds beside its few concealed
-        tiles), then its tiles in groups of two or more that are no meld (a hand's concealed tiles touch; discards
-        strewn beside it lie apart), then its tiles in groups that are no meld, then its tiles. Groups with blank
-        faces (``_blank_faced``) count as no meld, as in ``_core``."""
+    def _melds_beside(self, row: list[int]) -> int:
+        """How many melds the row holds read as one beside the concealed row (its groups mended: ``_read_other``)."""
+        return sum(len(parts) for g in self._mend(self._groups(row)) if (parts := self._split(g)) is not None)
+
+    def _concealed_weight(self, row: list[int], melds: int) -> tuple[bool, bool, int, int, int]:
+        """How much a row looks like the concealed row, beside rows holding ``melds`` melds: whether it holds a
+        complete hand's tiles with them, or one fewer (its groups mended as ``_read_main`` mends them, a meld counted
+        as 3: a riichi pond of touching discards beside a hand of three melds makes no hand), then whether it holds
+        a hand's tiles alone (``DISCARDS_BEYOND`` or more: a hand of four melds laid in one row beside its few
+        concealed tiles), then its tiles in groups of two or more that are no meld (a hand's concealed tiles touch;
+        discards strewn beside it lie apart), then its tiles in groups that are no meld, then its tiles."""
         groups = self._groups(row)
-        loose = [g for g in groups if (not self._marked(g) or self._blank_faced(g)) and self._split(g) is None]
+        loose = [g for g in groups if self._loose(g)]
         touching = sum(len(g) for g in loose if len(g) >= 2)
-        free = sum(len(g) for g in loose)
-        melds = sum(len(parts) for g in self._mend(groups) if (parts := self._split(g)) is not None)
-        return free + 3 * melds >= DISCARDS_BEYOND, touching, free, sum(len(g) for g in groups)
+        core = self._core(groups)
+        mended = self._mend(groups, groups[core] if core is not None else None)
+        own = sum(len(parts) for g in mended if (parts := self._split(g)) is not None)
+        held = sum(len(g) for g in mended if self._loose(g)) + 3 * own
+        complete = held + 3 * melds in COMPLETE_SIZES or held + 3 * melds + 1 in COMPLETE_SIZES
+        return complete, held >= DISCARDS_BEYOND, touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
+
+    def _loose(self, g: list[int]) -> bool:
+        """The group is no meld: unmarked (or with blank faces: ``_blank_faced``, as in ``_core``) and no meld's
+        shape."""
+        return (not self._marked(g) or self._blank_faced(g)) and self._split(g) is None
 
     def _groups(self, row: list[int]) -> list[list[int]]:
         """The row's groups without their flowers (cut at gaps with the flowers in place, so that a flower

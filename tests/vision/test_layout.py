@@ -442,6 +442,14 @@ def test_a_row_holding_a_whole_hand_is_the_concealed_row_whatever_touches_beside
     assert [m["tiles"][0] for m in layout.hand["melds"]] == ["1p", "2s", "3z", "7m"]
 
 
+def test_a_riichi_pond_of_touching_tiles_is_not_the_concealed_row_of_a_hand_of_three_melds():
+    # six discards laid touching in a row, as riichi players lay them, hold more touching tiles in no meld than
+    # the hand's four concealed tiles; only the hand's own make a complete hand with the three melds
+    layout = read_layout(scene("2m6z3s1z7m4z / 111p _ 222s _ 333z / 5679m _ 9m", row_gap=0.5))
+    assert layout.hand["concealed"] == ["5m", "6m", "7m", "9m"] and layout.hand["win_tile"] == "9m"
+    assert len(layout.hand["melds"]) == 3 and "found 20 tiles" not in " ".join(layout.warnings)
+
+
 def test_a_hand_with_a_blank_face_read_face_down_still_holds_the_most_touching_tiles():
     # the white dragon's blank face read as a back (a face-down tile) does not make the concealed tiles a meld
     # beside a row of discards in which three touch
@@ -500,8 +508,8 @@ def test_as_many_face_down_tiles_as_faces_or_more_than_a_set_has_white_dragons_a
 
 
 def test_a_face_down_tile_in_a_group_of_another_row_that_is_no_meld_is_a_blank_white_dragon():
-    layout = read_layout(scene("123m456p789s11z _ 1z / 5p2p6p2zback"))  # a 16-tile hand
-    assert layout.hand["concealed"][-5:] == ["5p", "2p", "6p", "2z", "5z"]
+    layout = read_layout(scene("123m456p78s _ 1z / 5p2p6p2zback"))
+    assert layout.hand["concealed"][-5:] == ["5p", "2p", "6p", "2z", "5z"] and layout.hand["win_tile"] == "1z"
     assert layout.codes[-1] == "5z"
     assert layout.warnings[0] == "a face-down tile among the concealed tiles: read as 5z, the white dragon's blank face"
 

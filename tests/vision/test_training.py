@@ -420,18 +420,42 @@ def test_discards_lie_strewn_beyond_the_hand_and_leave_its_draws_as_they_were(po
     rng = np.random.default_rng(3)
     tile_set = pool.tile_set(rng, "art")
     for _ in range(30):
-        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), discards=True)
+        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), discards="strewn")
         hand = [t for t in tiles if t.role is not None]
         discards = tiles[len(hand) :]
         assert tiles[: len(hand)] == hand and all(t.role is None for t in discards)
         assert 4 <= len(discards) <= 12 and all(t.pose == "flat" for t in discards)
         centres = np.array([t.center for t in discards])
-        assert centres[:, 1].max() < min(t.center[1] for t in hand) - 1.35 - 0.5 * 1.35 + 1e-9
+        assert centres[:, 1].min() > max(t.center[1] for t in hand) + 1.35 + 0.5 * 1.35 - 1e-9  # the player at -y
         xs = [t.center[0] for t in hand]
         assert centres[:, 0].min() >= min(xs) - 1 and centres[:, 0].max() <= max(xs) + 1
         apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(centres)) * 9
         assert apart.min() > 1.35 * 1.05
         assert len({round(t.yaw, 6) for t in discards}) == len(discards)
+
+
+def test_a_pond_lies_in_touching_rows_of_six_beyond_the_hand_and_leaves_its_draws_as_they_were(
+    pool: synth.FacePool,
+):
+    """``--discards pond``: after the hand, 6 to 18 tiles with no role lying flat in rows of 6 from the left, the
+    tiles of a row touching, the rows beyond the far edge of the hand's tiles, the last one nearest it."""
+    rng = np.random.default_rng(4)
+    tile_set = pool.tile_set(rng, "art")
+    sideways = 0
+    for _ in range(30):
+        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), discards="pond")
+        alone = [t for t in tiles if t.role is not None]
+        pond = tiles[len(alone) :]
+        assert tiles[: len(alone)] == alone
+        assert 6 <= len(pond) <= 18 and all(t.role is None and t.pose == "flat" for t in pond)
+        rows = [pond[k : k + 6] for k in range(0, len(pond), 6)]
+        ys = [float(np.median([t.center[1] for t in row])) for row in rows]
+        assert ys == sorted(ys, reverse=True) and min(ys) > max(t.center[1] for t in alone) + 1.35 + 0.5 * 1.35 - 0.2
+        for row in rows:
+            x = [t.center[0] for t in row]
+            assert all(0.98 <= b - a <= 1.22 for a, b in zip(x, x[1:], strict=False))  # touching, a sideways tile wider
+        sideways += sum(abs(t.yaw) > 1 for t in pond)
+    assert 0 < sideways < 30
 
 
 def test_the_test_set_command_lays_discards_only_beside_hands(tmp_path: Path, capsys: pytest.CaptureFixture):

@@ -10,8 +10,8 @@ leave out (seen too obliquely, mostly hidden, cut by the picture's edge: ``Scene
 ``printed`` prints each set anew from the fonts under ``--fonts`` (``vision/training/faces.py``), and with
 ``--drawings unseen`` draws their dots and bamboo in ways training never draws (the same scenes as without it,
 seed for seed). ``--hands winning`` lays out complete hands (four sets and a pair, or seven pairs) instead of
-tiles drawn at random; ``--discards`` strews discards on the table beyond each hand (labelled, left out of its
-hand file). Use a seed
+tiles drawn at random; ``--discards`` strews discards on the table beyond each hand, ``--discards pond`` lays
+them in a riichi pond, touching rows of 6 (labelled, left out of its hand file). Use a seed
 that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``, default
 1, through numpy's SeedSequence; the default here is 20260601).
 """
@@ -67,9 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--discards",
-        action="store_true",
-        help="lay 4 to 12 discards strewn on the table beyond each hand, turned at random, as a photo taken at the "
-        "table shows them (labelled, no part of the hand); needs --layout hand",
+        nargs="?",
+        const="strewn",
+        choices=["strewn", "pond"],
+        help="lay discards beyond each hand, as a photo taken at the table shows them (labelled, no part of the "
+        "hand): 4 to 12 strewn on the table, turned at random (strewn, the default), or 6 to 18 in a riichi pond, "
+        "touching rows of 6 (pond); needs --layout hand",
     )
     parser.add_argument("--size", type=int, default=640, help="picture side in pixels (default 640)")
     parser.add_argument(

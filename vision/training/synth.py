@@ -437,12 +437,13 @@ def _hand_layout(
     tile_set: TileSet,
     size: tuple,
     winning: bool = False,
-    discards: bool = False,
+    discards: str | None = None,
 ) -> list[Tile]:
     """A concealed row (its last tile, the winning one, set apart half the time), 0 to 4 melds beside it or in a
     second row, and flowers apart. The tiles are drawn at random (a row of 13 or 14 tiles but for the melds), or
     with ``winning`` as a complete hand (``_winning_hand``). ``discards`` adds the discards in the middle of the
-    table (``_discards``), drawn after the hand, so the hand is the one drawn without them."""
+    table, drawn after the hand, so the hand is the one drawn without them: ``"strewn"`` (``_discards``) or a
+    riichi ``"pond"`` (``_pond``)."""
     w, h = size
     flowers = tile_set.faces != "art" or rng.random() < 0.4
     red = tile_set.faces != "hk" and rng.random() < 0.6
@@ -497,7 +498,9 @@ def _hand_layout(
             tiles.append(_tile(rng, pool, tile_set, int(cls), (fx + w / 2, fy), rng.normal(0, 0.03)))
             tiles[-1].role = ("flower", -1, int(cls))
             fx += w + rng.uniform(0, 0.3)
-    return tiles + (_discards(rng, pool, tile_set, size, tiles) if discards else [])
+    if discards == "pond":
+        return tiles + _pond(rng, pool, tile_set, size, tiles)
+    return tiles + (_discards(rng, pool, tile_set, size, tiles) if discards == "strewn" else [])
 
 
 def _discards(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple, hand: list[Tile]) -> list[Tile]:
@@ -506,17 +509,43 @@ def _discards(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size:
     part of the hand (no role)."""
     w, h = size
     xs = [t.center[0] for t in hand]
-    far = min(t.center[1] for t in hand) - h
-    top = far - rng.uniform(0.5, 2.5) * h
+    far = max(t.center[1] for t in hand) + h  # the player sits at -y (``Camera``: azimuth 0), the table's middle +y
+    top = far + rng.uniform(0.5, 2.5) * h
     tiles: list[Tile] = []
     for cls in _random_classes(rng, int(rng.integers(4, 13)), False, tile_set.faces != "hk"):
         for _ in range(20):
-            p = np.array([rng.uniform(min(xs) - w, max(xs) + w), top - rng.uniform(0.0, 2.5 * h)])
+            p = np.array([rng.uniform(min(xs) - w, max(xs) + w), top + rng.uniform(0.0, 2.5 * h)])
             if all(np.linalg.norm(p - t.center) > h * 1.05 for t in tiles):
                 tiles.append(
                     _tile(rng, pool, tile_set, cls, (float(p[0]), float(p[1])), rng.uniform(-math.pi, math.pi))
                 )
                 break
+    return tiles
+
+
+def _pond(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tuple, hand: list[Tile]) -> list[Tile]:
+    """A riichi pond: 6 to 18 discards lying flat and upright in touching rows of 6 from the left, the last row
+    nearest the hand and filled in part, beginning 0.5 to 2 tiles beyond the far edge of the hand's tiles and
+    centred on it; a third of the ponds hold a tile laid sideways (the riichi declaration). No part of the hand (no
+    role)."""
+    w, h = size
+    xs = [t.center[0] for t in hand]
+    near = max(t.center[1] for t in hand) + h + rng.uniform(0.5, 2.0) * h  # beyond the hand: +y (``_discards``)
+    classes = _random_classes(rng, int(rng.integers(6, 19)), False, tile_set.faces != "hk")
+    rows = [classes[k : k + 6] for k in range(0, len(classes), 6)]
+    sideways = int(rng.integers(len(classes))) if rng.random() < 1 / 3 else -1
+    left = (min(xs) + max(xs)) / 2 - 3 * w + rng.normal(0, 0.5)
+    tiles: list[Tile] = []
+    for r, row in enumerate(rows):
+        x, y = left, near + (len(rows) - 1 - r) * (h + rng.uniform(0.0, 0.05))
+        for cls in row:
+            if len(tiles) == sideways:
+                tiles.append(_tile(rng, pool, tile_set, cls, (x + h / 2, y - (h - w) / 2), math.pi / 2))
+                x += h
+            else:
+                tiles.append(_tile(rng, pool, tile_set, cls, (x + w / 2, y), rng.normal(0, 0.02)))
+                x += w
+            x += rng.uniform(0.0, 0.04)
     return tiles
 
 
@@ -752,11 +781,17 @@ class SceneRenderer:
     spread training draws from: the camera 17 to 52 degrees above standing tiles, 34 to 90 above flat ones,
     the whole layout in the picture with tiles up to 150 pixels across in a 640 picture (40 or more where the
     layout fits), no stretch. ``winning``: the hands laid out are complete hands (``_winning_hand``), not tiles
-    drawn at random. ``discards``: the hands lie beside discards strewn on the table (``_discards``).
+    drawn at random. ``discards``: the hands lie beside discards, ``"strewn"`` on the table (``_discards``) or
+    in a riichi ``"pond"`` (``_pond``).
     """
 
     def __init__(
-        self, pool: FacePool, size: int = 640, phone: bool = False, winning: bool = False, discards: bool = False
+        self,
+        pool: FacePool,
+        size: int = 640,
+        phone: bool = False,
+        winning: bool = False,
+        discards: str | None = None,
     ) -> None:
         self.pool = pool
         self.size = size

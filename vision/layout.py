@@ -9,12 +9,13 @@
    set apart on the right, as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
-   concealed row is one that holds a whole hand's tiles (13 or more, a meld counted as 3: a hand of four melds laid
-   in one row), then the one with the most tiles in groups of two or more that are no meld (a hand's concealed
-   tiles touch, discards strewn beside it lie apart), then in groups that are no meld, then the one with the
-   most tiles, then the one nearest the player; rows lying more than two tiles across from it with smaller
-   tiles (farther from the camera: the discards, another player's tiles), and one or two tiles lying apart
-   across from it, are no part of the hand;
+   concealed row is the one that makes a complete hand's count, or one fewer, with the melds of the other rows (a
+   meld counted as 3: a riichi pond of touching discards beside a hand of three melds makes none), then one that
+   holds a whole hand's tiles alone (13 or more: a hand of four melds laid in one row), then the one with the most
+   tiles in groups of two or more that are no meld (a hand's concealed tiles touch, discards strewn beside it lie
+   apart), then in groups that are no meld, then the one with the most tiles, then the one nearest the player;
+   rows lying more than two tiles across from it with smaller tiles (farther from the camera: the discards,
+   another player's tiles), and one or two tiles lying apart across from it, are no part of the hand;
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a
    sideways tile (an added kong) joins the group of the tile under it; neighbouring groups that are no meld
    each but one together, less than a tile apart, are one group (a slanted view, a steep perspective or flat

@@ -603,7 +603,8 @@ class _Reader:
             self._leave_out_extra(*before)
             if self.win is None and not self.win_guessed:
                 self._guess_win()
-            busy = [row for row in rows if len(row) >= 2]
+            held = {*self.concealed, *(i for m in self.melds for i in m.tiles), self.win}
+            busy = [row for row in rows if sum(i in held for i in row) >= 2]  # discards left out do not count
             if len(busy) >= 3:
                 self.warnings.append(
                     f"the tiles lie in {len(busy)} rows; a hand is one row of concealed tiles with its melds "

@@ -448,6 +448,12 @@ def test_a_riichi_pond_of_touching_tiles_is_not_the_concealed_row_of_a_hand_of_t
     layout = read_layout(scene("2m6z3s1z7m4z / 111p _ 222s _ 333z / 5679m _ 9m", row_gap=0.5))
     assert layout.hand["concealed"] == ["5m", "6m", "7m", "9m"] and layout.hand["win_tile"] == "9m"
     assert len(layout.hand["melds"]) == 3 and "found 20 tiles" not in " ".join(layout.warnings)
+    assert not any("this may be no hand" in w for w in layout.warnings)  # the pond's row is left out: two rows
+
+
+def test_tiles_in_three_rows_or_more_warn_that_they_may_be_no_hand():
+    layout = read_layout(scene("1m3p5s7z2m4p / 6s1z3m5p7s2z / 4m6p8s3z9m"))
+    assert any(w.startswith("the tiles lie in 3 rows") and w.endswith("this may be no hand") for w in layout.warnings)
 
 
 def test_a_hand_with_a_blank_face_read_face_down_still_holds_the_most_touching_tiles():

@@ -585,8 +585,7 @@ class _Reader:
         geo = self.geo
         rows = [row for row in geo.rows if any(not is_flower(self.codes[i]) for i in row)]
         if rows:
-            melds = [self._melds_beside(row) for row in rows]
-            main = max(range(len(rows)), key=lambda r: self._concealed_weight(rows[r], sum(melds) - melds[r]) + (r,))
+            main = self._concealed_row(rows)
             concealed = rows[main]
             self._set_apart(concealed)
             rows = [row for row in rows if row in geo.rows]
@@ -710,17 +709,43 @@ class _Reader:
                 self._unread(g, "in another row")
         return lone
 
-    def _melds_beside(self, row: list[int]) -> int:
-        """How many melds the row holds read as one beside the concealed row (its groups mended: ``_read_other``)."""
-        return sum(len(parts) for g in self._mend(self._groups(row)) if (parts := self._split(g)) is not None)
+    def _concealed_row(self, rows: list[list[int]]) -> int:
+        """Which of ``rows`` is the concealed row: the heaviest by ``_concealed_weight``, the last on a tie."""
+        beside = [self._beside(row) for row in rows]
+        size = float(np.median(self.geo.extent))
+        across = [float(np.median(self.geo.t[row])) for row in rows]
+        only = [m for m, (melds, alone) in enumerate(beside) if melds and alone]
 
-    def _concealed_weight(self, row: list[int], melds: int) -> tuple[bool, bool, int, int, int]:
-        """How much a row looks like the concealed row, beside rows holding ``melds`` melds: whether it holds a
-        complete hand's tiles with them, or one fewer (its groups mended as ``_read_main`` mends them, a meld counted
-        as 3: a riichi pond of touching discards beside a hand of three melds makes no hand), then whether it holds
-        a hand's tiles alone (``DISCARDS_BEYOND`` or more: a hand of four melds laid in one row beside its few
-        concealed tiles), then its tiles in groups of two or more that are no meld (a hand's concealed tiles touch;
-        discards strewn beside it lie apart), then its tiles in groups that are no meld, then its tiles."""
+        def apart(r: int) -> float:
+            """How many tiles across the row lies from the nearest other row of melds only (0 where there is
+            none); a row of melds only is no concealed row."""
+            if r in only:
+                return math.inf
+            return round(min((abs(across[r] - across[m]) for m in only), default=0.0) / size)
+
+        melds = sum(m for m, _ in beside)
+        return max(
+            range(len(rows)),
+            key=lambda r: self._concealed_weight(rows[r], melds - beside[r][0], apart(r)) + (r,),
+        )
+
+    def _beside(self, row: list[int]) -> tuple[int, bool]:
+        """The row read as one beside the concealed row (its groups mended: ``_read_other``): how many melds it
+        holds, and whether it holds nothing else that could be concealed tiles (no group that is no meld: face-down
+        tiles outside a meld aside)."""
+        groups = self._mend(self._groups(row))
+        melds = sum(len(parts) for g in groups if (parts := self._split(g)) is not None)
+        return melds, not any(self._loose(g) for g in groups)
+
+    def _concealed_weight(self, row: list[int], melds: int, apart: float) -> tuple[bool, bool, float, int, int, int]:
+        """How much a row looks like the concealed row, beside rows holding ``melds`` melds and lying ``apart``
+        tiles from the nearest row of melds only (``_concealed_row``): whether it holds a complete hand's tiles with
+        them, or one fewer (its groups mended as ``_read_main`` mends them, a meld counted as 3: a riichi pond of
+        touching discards beside a hand of three melds makes no hand), then whether it holds a hand's tiles alone
+        (``DISCARDS_BEYOND`` or more: a hand of four melds laid in one row beside its few concealed tiles), then how
+        near it lies to the melds (a hand's concealed tiles lie beside its melds, its discards farther), then its
+        tiles in groups of two or more that are no meld (a hand's concealed tiles touch; discards strewn beside it
+        lie apart), then its tiles in groups that are no meld, then its tiles."""
         groups = self._groups(row)
         loose = [g for g in groups if self._loose(g)]
         touching = sum(len(g) for g in loose if len(g) >= 2)
@@ -729,7 +754,8 @@ class _Reader:
         own = sum(len(parts) for g in mended if (parts := self._split(g)) is not None)
         held = sum(len(g) for g in mended if self._loose(g)) + 3 * own
         complete = held + 3 * melds in COMPLETE_SIZES or held + 3 * melds + 1 in COMPLETE_SIZES
-        return complete, held >= DISCARDS_BEYOND, touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
+        whole = held >= DISCARDS_BEYOND
+        return complete, whole, -apart, touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
 
     def _loose(self, g: list[int]) -> bool:
         """The group is no meld: unmarked (or with blank faces: ``_blank_faced``, as in ``_core``) and no meld's

@@ -456,6 +456,14 @@ def test_tiles_in_three_rows_or_more_warn_that_they_may_be_no_hand():
     assert any(w.startswith("the tiles lie in 3 rows") and w.endswith("this may be no hand") for w in layout.warnings)
 
 
+def test_the_concealed_row_is_the_one_lying_nearest_the_melds():
+    # a hand of four melds in a row of its own, its lone tile in the next row; two touching discards beyond
+    # make a hand's count with the melds as well, and touch, but lie farther from the melds
+    layout = read_layout(scene("111p _ 222s _ 333z _ 789m / 9m / 2m4z"))
+    assert layout.hand["win_tile"] == "9m" and layout.hand["concealed"] == []
+    assert [m["tiles"][0] for m in layout.hand["melds"]] == ["1p", "2s", "3z", "7m"]
+
+
 def test_a_hand_with_a_blank_face_read_face_down_still_holds_the_most_touching_tiles():
     # the white dragon's blank face read as a back (a face-down tile) does not make the concealed tiles a meld
     # beside a row of discards in which three touch

@@ -11,9 +11,10 @@
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
    concealed row is the one that makes a complete hand's count, or one fewer, with the melds of the other rows (a
    meld counted as 3: a riichi pond of touching discards beside a hand of three melds makes none), then one that
-   holds a whole hand's tiles alone (13 or more: a hand of four melds laid in one row), then the one with the most
-   tiles in groups of two or more that are no meld (a hand's concealed tiles touch, discards strewn beside it lie
-   apart), then in groups that are no meld, then the one with the most tiles, then the one nearest the player;
+   holds a whole hand's tiles alone (13 or more: a hand of four melds laid in one row), then the one lying nearest
+   a row of melds only (a row of melds only is none), then the one with the most tiles in groups of two or more
+   that are no meld (a hand's concealed tiles touch, discards strewn beside it lie apart), then in groups that
+   are no meld, then the one with the most tiles, then the one nearest the player;
    rows lying more than two tiles across from it with smaller tiles (farther from the camera: the discards,
    another player's tiles), and one or two tiles lying apart across from it, are no part of the hand;
 3. inside a row, a gap wider than about a third of a tile sets a group apart; a tile stacked on a

@@ -177,8 +177,9 @@ FAR_LONE = 1.5
 #: strewn beyond them (``render --layout hand --discards --seed 31``): the hand read right in 5 of 280 without the
 #: rule, 81 with 14, 155 with 11, 12 or 13; 13, a hand less its winning tile, sheds discards beside a hand read a
 #: tile short. Keeping a lone tile as the winning tile where the hand holds 13 and none is set apart read 113.
-#: A row holding this many tiles alone (its melds counted as 3 each) is the concealed row before any other
-#: (``_Reader._concealed_weight``): a hand of four melds laid in one row beside discards, two of which touch.
+#: A row holding this many tiles alone (its melds counted as 3 each) is the concealed row before rows nearer the
+#: melds or with more tiles touching, where rows tie on the complete hand's count (``_Reader._concealed_weight``): a
+#: hand of four melds laid in one row beside discards, two of which touch.
 DISCARDS_BEYOND = 13
 
 _BACK = "back"

@@ -4,7 +4,7 @@
 
 1. the row direction is the most common direction between neighbouring tiles (tiles in a row touch
    along their short side); which way is "right" comes from the way the faces are turned (where the picture's
-   faces do not agree, those of the row holding the most faces: discards lie each their own way), and where
+   faces do not agree, those of the longest row: discards lie each their own way), and where
    they do not agree, from the picture's own left to right, unless the other way leaves fewer doubts (a tile
    set apart on the right, as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
@@ -106,11 +106,15 @@ MEND_LONGER = 0.1
 HALF_TURN_ALIKE = frozenset(
     {"1p", "2p", "3p", "4p", "5p", "8p", "9p", "0p", "2s", "4s", "5s", "6s", "8s", "9s", "0s", "5z"}
 )
-#: Where the faces of the picture do not agree on which way the rows run, those of the row holding the most faces
-#: decide, where it holds at least this many (``_Geometry._orient``): discards strewn beside a hand, each lying its
-#: own way, outvoted the hand's rows, and the hand was read from the wrong end. Chosen on rendered phone hands with
-#: discards (``render --layout hand --discards``, seeds 555 and 31; hands read right where every tile was): 3, **5**
-#: and 8 read 152, **154** and 151 of 204, and 150, **151** and 144 of 190 (148 and 140 without the rule).
+#: Where the faces of the picture do not agree on which way the rows run, those of the longest row (the most tiles)
+#: decide, where it holds at least this many faces that tell a direction (``_Geometry._orient``): discards strewn
+#: beside a hand, each lying its own way, outvoted the hand's rows, and the hand was read from the wrong end. Chosen
+#: on rendered phone hands with discards (``render --layout hand --discards``, seeds 555 and 31; hands read right
+#: where every tile was), the row then the one holding the most faces: 3, **5** and 8 read 152, **154** and 151 of
+#: 204, and 150, **151** and 144 of 190 (148 and 140 without the rule). The row holding the most faces was often a
+#: row of discards where the hand's faces were dots and bamboo that look alike turned half round
+#: (``HALF_TURN_ALIKE``): the longest row reads seeds 555, 31 and 32 (discards beyond the hand) 212, 214 and 216
+#: against 211, 214 and 211 (model card, "A hand laid in one row beside discards, and a riichi pond").
 ORIENT_ROW = 5
 #: The warning of a layout whose faces do not say which way its rows run, read the other way round than the
 #: picture's left to right (or top to bottom) because that leaves fewer doubts (``read_layout``).
@@ -361,14 +365,14 @@ class _Geometry:
     def _orient(self, reverse: bool) -> None:
         """Make ``u`` point to the player's right, by the faces' turn: where at least three in four faces agree
         (a photo taken from across the table shows them upside down; ``faces_agree``), or else three in four of
-        the row holding the most faces, where it holds at least ``ORIENT_ROW`` (discards lying each its own way
+        the faces of the longest row, where it holds at least ``ORIENT_ROW`` (discards lying each its own way
         outvote no hand); faces that look alike turned half round (``HALF_TURN_ALIKE``) have no say. Else by the
         image's own left to right, or right to left where ``reverse``."""
         faces = [i for i in range(self.n) if self.codes[i] != _BACK and self.codes[i] not in HALF_TURN_ALIKE]
         vote, self.faces_agree = self._vote(faces)
         if not self.faces_agree:
             said = set(faces)
-            row = max(([i for i in r if i in said] for r in self.rows), key=len)
+            row = [i for i in max(self.rows, key=len) if i in said]
             if len(row) >= ORIENT_ROW:
                 vote, self.faces_agree = self._vote(row)
         if not self.faces_agree:

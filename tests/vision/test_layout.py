@@ -483,6 +483,16 @@ def test_discards_lying_their_own_ways_do_not_outvote_the_hands_row_on_its_direc
     assert UNORIENTED not in layout.warnings
 
 
+def test_the_longest_row_decides_the_direction_where_its_faces_are_mostly_dots_and_bamboo():
+    # a photo from across the table: the hand's faces upside down, most of them dots and bamboo, which look alike
+    # turned half round and have no say; six discards beyond it, upright, hold more faces that do
+    det = scene("2m _ 6z _ 3s _ 1z _ 7m _ 4z / 1m2p3p4p5p8p9p2s4s5s6z7z1z _ 3m", 180)
+    discards = np.arange(6)
+    det.orientation[discards], det.turns[discards] = 0, [1.0, 0.0, 0.0, 0.0]
+    layout = read_layout(det)
+    assert layout.hand["concealed"][0] == "1m" and layout.hand["win_tile"] == "3m"
+
+
 @pytest.mark.parametrize("angle", [0, 90, 180, 270])
 def test_second_row_melds_are_found_in_turned_photos(angle):
     h = hand("5555m / 123m456p789s1z _ 1z", angle)

@@ -746,8 +746,9 @@ class _Reader:
     def _concealed_weight(self, row: list[int], melds: int, apart: float) -> tuple[bool, bool, float, int, int, int]:
         """How much a row looks like the concealed row, beside rows holding ``melds`` melds and lying ``apart``
         tiles from the nearest row of melds only (``_concealed_row``): whether it holds a complete hand's tiles with
-        them, or one fewer (its groups mended as ``_read_main`` mends them, a meld counted as 3: a riichi pond of
-        touching discards beside a hand of three melds makes no hand), then whether it holds a hand's tiles alone
+        them, or one fewer (its groups mended as ``_read_main`` mends them, a meld counted as 3, and so may four of
+        one code among its tiles in no meld: a riichi pond of touching discards beside a hand of three melds makes
+        no hand), then whether it holds a hand's tiles alone
         (``DISCARDS_BEYOND`` or more: a hand of four melds laid in one row beside its few concealed tiles), then how
         near it lies to the melds (a hand's concealed tiles lie beside its melds, its discards farther), then its
         tiles in groups of two or more that are no meld (a hand's concealed tiles touch; discards strewn beside it
@@ -759,7 +760,10 @@ class _Reader:
         mended = self._mend(groups, groups[core] if core is not None else None)
         own = sum(len(parts) for g in mended if (parts := self._split(g)) is not None)
         held = sum(len(g) for g in mended if self._loose(g)) + 3 * own
-        complete = held + 3 * melds in COMPLETE_SIZES or held + 3 * melds + 1 in COMPLETE_SIZES
+        codes = Counter(plain(self.codes[i]) for g in mended if self._loose(g) for i in g)
+        kongs = sum(n == 4 for n in codes.values())  # four of one code in no meld: a kong held concealed, or not
+        counts = (held + 3 * melds, held + 3 * melds - kongs)
+        complete = any(n in COMPLETE_SIZES or n + 1 in COMPLETE_SIZES for n in counts)
         whole = held >= DISCARDS_BEYOND
         return complete, whole, -apart, touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
 

@@ -456,6 +456,12 @@ def test_tiles_in_three_rows_or_more_warn_that_they_may_be_no_hand():
     assert any(w.startswith("the tiles lie in 3 rows") and w.endswith("this may be no hand") for w in layout.warnings)
 
 
+def test_four_of_one_code_among_the_concealed_tiles_may_be_a_kong_in_the_hands_count():
+    # 6 concealed tiles and three melds make 15, or 14 with the four 6z as a kong; five discards beyond make 14
+    layout = read_layout(scene("5555p _ 999s _ 555m / 6666z8s _ 8s / 1p7p _ 7p _ 1z7m"))
+    assert layout.hand["concealed"] == ["6z", "6z", "6z", "6z", "8s"] and layout.hand["win_tile"] == "8s"
+
+
 def test_the_concealed_row_is_the_one_lying_nearest_the_melds():
     # a hand of four melds in a row of its own, its lone tile in the next row; two touching discards beyond
     # make a hand's count with the melds as well, and touch, but lie farther from the melds

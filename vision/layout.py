@@ -748,19 +748,20 @@ class _Reader:
         tiles from the nearest row of melds only (``_concealed_row``): whether it holds a complete hand's tiles with
         them, or one fewer (its groups mended as ``_read_main`` mends them, a meld counted as 3, and so may four of
         one code among its tiles in no meld: a riichi pond of touching discards beside a hand of three melds makes
-        no hand), then whether it holds a hand's tiles alone
-        (``DISCARDS_BEYOND`` or more: a hand of four melds laid in one row beside its few concealed tiles), then how
-        near it lies to the melds (a hand's concealed tiles lie beside its melds, its discards farther), then its
-        tiles in groups of two or more that are no meld (a hand's concealed tiles touch; discards strewn beside it
-        lie apart), then its tiles in groups that are no meld, then its tiles."""
+        no hand), then whether it holds a hand's tiles alone (``DISCARDS_BEYOND`` or more: a hand of four melds laid
+        in one row beside its few concealed tiles), then how near it lies to the melds (a hand's concealed tiles lie
+        beside its melds, its discards farther), then its tiles in groups of two or more that are no meld (a hand's
+        concealed tiles touch; discards strewn beside it lie apart), then its tiles in groups that are no meld, then
+        its tiles."""
         groups = self._groups(row)
         loose = [g for g in groups if self._loose(g)]
         touching = sum(len(g) for g in loose if len(g) >= 2)
         core = self._core(groups)
         mended = self._mend(groups, groups[core] if core is not None else None)
         own = sum(len(parts) for g in mended if (parts := self._split(g)) is not None)
-        held = sum(len(g) for g in mended if self._loose(g)) + 3 * own
-        codes = Counter(plain(self.codes[i]) for g in mended if self._loose(g) for i in g)
+        free = [i for g in mended if self._loose(g) for i in g]
+        held = len(free) + 3 * own
+        codes = Counter(plain(self.codes[i]) for i in free)
         kongs = sum(n == 4 for n in codes.values())  # four of one code in no meld: a kong held concealed, or not
         counts = (held + 3 * melds, held + 3 * melds - kongs)
         complete = any(n in COMPLETE_SIZES or n + 1 in COMPLETE_SIZES for n in counts)

@@ -4,9 +4,9 @@
 
 1. the row direction is the most common direction between neighbouring tiles (tiles in a row touch
    along their short side); which way is "right" comes from the way the faces are turned (where the picture's
-   faces do not agree, those of the longest row: discards lie each their own way), and where
-   they do not agree, from the picture's own left to right, unless the other way leaves fewer doubts (a tile
-   set apart on the right, as the winning tile is, instead of the left);
+   faces do not agree, those of the longest row: discards lie each their own way), and where they do not agree,
+   from the picture's own left to right, unless the other way leaves fewer doubts (a tile set apart on the right,
+   as the winning tile is, instead of the left);
 2. tiles whose centres lie on one line across that direction form a row (a row in which two neighbours overlap
    by more than half a tile is two rows seen from low down, parted where they lie furthest apart across); the
    concealed row is the one that makes a complete hand's count, or one fewer, with the melds of the other rows (a
@@ -740,8 +740,7 @@ class _Reader:
         holds, and whether it holds nothing else that could be concealed tiles (no group that is no meld: face-down
         tiles outside a meld aside)."""
         groups = self._mend(self._groups(row))
-        melds = sum(len(parts) for g in groups if (parts := self._split(g)) is not None)
-        return melds, not any(self._loose(g) for g in groups)
+        return self._meld_count(groups), not any(self._loose(g) for g in groups)
 
     def _concealed_weight(self, row: list[int], melds: int, apart: float) -> tuple[bool, bool, float, int, int, int]:
         """How much a row looks like the concealed row, beside rows holding ``melds`` melds and lying ``apart``
@@ -758,7 +757,7 @@ class _Reader:
         touching = sum(len(g) for g in loose if len(g) >= 2)
         core = self._core(groups)
         mended = self._mend(groups, groups[core] if core is not None else None)
-        own = sum(len(parts) for g in mended if (parts := self._split(g)) is not None)
+        own = self._meld_count(mended)
         free = [i for g in mended if self._loose(g) for i in g]
         held = len(free) + 3 * own
         codes = Counter(plain(self.codes[i]) for i in free)
@@ -769,9 +768,12 @@ class _Reader:
         return complete, whole, -apart, touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
 
     def _loose(self, g: list[int]) -> bool:
-        """The group is no meld: unmarked (or with blank faces: ``_blank_faced``, as in ``_core``) and no meld's
-        shape."""
+        """The group is no meld: unmarked (or with blank faces: ``_blank_faced``) and no meld's shape."""
         return (not self._marked(g) or self._blank_faced(g)) and self._split(g) is None
+
+    def _meld_count(self, groups: list[list[int]]) -> int:
+        """How many melds the groups hold (``_split``)."""
+        return sum(len(parts) for g in groups if (parts := self._split(g)) is not None)
 
     def _groups(self, row: list[int]) -> list[list[int]]:
         """The row's groups without their flowers (cut at gaps with the flowers in place, so that a flower
@@ -817,7 +819,7 @@ class _Reader:
         free = [k for k, g in enumerate(groups) if not self._marked(g) or self._blank_faced(g)]
         if not free:
             return None
-        loose = [k for k in free if self._split(groups[k]) is None] or free
+        loose = [k for k in free if self._loose(groups[k])] or free
         return max(loose, key=lambda k: (len(groups[k]), -k))
 
     def _leave_out_extra(self, kept: int, win: int | None, said: int) -> None:

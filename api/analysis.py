@@ -81,9 +81,15 @@ def check_situation(situation: dict[str, Any]) -> None:
 
 
 def recognize_photo(
-    source: ImageSource, model: Any, *, name: str | None = None, max_pixels: int = DEFAULT_MAX_PIXELS
+    source: ImageSource,
+    model: Any,
+    *,
+    name: str | None = None,
+    max_pixels: int = DEFAULT_MAX_PIXELS,
+    hand_size: int | None = None,
 ) -> tuple[DecodedImage, Any]:
-    """Decode a photo as the model reads it (a large JPEG at reduced scale) and recognise its tiles.
+    """Decode a photo as the model reads it (a large JPEG at reduced scale) and recognise its tiles (a hand of
+    ``hand_size`` tiles before the winning one where the rules are known: ``vision.recognize.recognize``).
 
     Raises ``vision.io.ImageError`` for a photo it cannot read, and NoModel when ``model`` is None (the photo
     is checked first, so that a bad upload is told so even where no model is installed).
@@ -93,7 +99,7 @@ def recognize_photo(
     decoded = decode_for_model(source, name=name, max_pixels=max_pixels)
     if model is None:
         raise NoModel("no tile model is loaded, so photos cannot be read (hands can still be scored)")
-    return decoded, recognize(decoded, model=model)
+    return decoded, recognize(decoded, model=model, hand_size=hand_size)
 
 
 def recognize(
@@ -130,10 +136,11 @@ def analyze(
     """Recognise the hand in a photo and score it.
 
     ruleset and options: as ``check_rules`` gives them (check them, and the situation with
-    ``check_situation``, before the photo is read). Raises ImageError for a photo that cannot be read and
-    NoModel without a model. A recognised hand the rule set refuses comes back as ``Analysis.refusal``.
+    ``check_situation``, before the photo is read); the photo's layout is read as a hand of the rule set's size
+    (13 tiles before the winning one, 16 in Taiwanese rules). Raises ImageError for a photo that cannot be read
+    and NoModel without a model. A recognised hand the rule set refuses comes back as ``Analysis.refusal``.
     """
-    decoded, recognition = recognize_photo(source, model, name=name, max_pixels=max_pixels)
+    decoded, recognition = recognize_photo(source, model, name=name, max_pixels=max_pixels, hand_size=ruleset.hand_size)
     score: Score | None = None
     refusal: ScoringError | None = None
     try:

@@ -3,14 +3,16 @@
 shows: ``vision.training.synth.scene_hand``), or real photos whose labels box the hand alone (``--held``).
 
     python -m vision.training.render --data ../shared/data --out DIR --count 300 --phone --layout hand
-    python scripts/eval_hands.py DIR [--model-dir M] [--json] [--show N]
+    python scripts/eval_hands.py DIR [--model-dir M] [--json] [--show N] [--hand-size 13|16]
     python scripts/eval_hands.py ../shared/data/hk-photos/train --held [--classes C] [--show N]
 
 Each picture is recognised as ``mjscan recognize`` does, and the hand read is compared with the hand shown
 (``vision.evaluate.compare_hands``): the concealed tiles, the melds (type, tiles, open), the winning tile and
-the flowers. The figures are given for every picture, and for the pictures whose tiles were all read right
-(the codes read equal the labels' as a multiset): there, what fails is the reading of the layout
-(``vision.layout``), not of the tiles. ``--show N`` prints the first N of those failures.
+the flowers; ``--hand-size`` reads the layout knowing the hand's size, as ``mjscan analyze`` does with its
+rule set's (13, or 16 for a set rendered with ``--hand-size 16``). The figures are given for every picture,
+and for the pictures whose tiles were all read right (the codes read equal the labels' as a multiset): there,
+what fails is the reading of the layout (``vision.layout``), not of the tiles. ``--show N`` prints the first N
+of those failures.
 
 ``--held`` reads photos with no hand file, as hk-photos holds them (``images/``, ``labels/``, ``classes.json``
 in the folder or beside it): of those with 13 to 17 labels (a hand, its flowers and its winning tile, whose
@@ -33,6 +35,7 @@ from tqdm import tqdm
 
 from vision.detector import TileModel
 from vision.evaluate import HAND_PARTS, LabelError, compare_hands, list_images, read_classes, read_yolo_labels
+from vision.layout import HAND_SIZES
 from vision.recognize import recognize
 
 #: The rows of the report: every picture, and those whose tiles were all read right.
@@ -42,8 +45,9 @@ SUBSETS = ("every picture", "tiles all read right")
 HELD_LABELS = range(13, 18)
 
 
-def evaluate_hands(folder: Path, model: Any, *, progress: bool = True) -> dict[str, Any]:
-    """Recognise every picture of a rendered set that has a hand file and compare the hands.
+def evaluate_hands(folder: Path, model: Any, *, progress: bool = True, hand_size: int | None = None) -> dict[str, Any]:
+    """Recognise every picture of a rendered set that has a hand file (knowing the hand's size where
+    ``hand_size`` is given: ``vision.recognize.recognize``) and compare the hands.
 
     Returns ``{"every picture": {"pictures": n, part: right, ...}, "tiles all read right": {...},
     "failures": [...]}`` (the failures of the second row, each with the parts wrong, the hand read and the
@@ -61,7 +65,7 @@ def evaluate_hands(folder: Path, model: Any, *, progress: bool = True) -> dict[s
     failures = []
     for path in tqdm(paths, desc="hands", unit="photo", disable=not progress):
         truth = json.loads((folder / "hands" / f"{path.stem}.json").read_text())
-        rec = recognize(path, model)
+        rec = recognize(path, model, hand_size=hand_size)
         labels = read_yolo_labels(folder / "labels" / f"{path.stem}.txt", rec.width, rec.height, classes)
         tiles_right = Counter(t.code for t in rec.tiles) == Counter(labels.codes)
         parts = compare_hands(rec.hand, truth)
@@ -146,6 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--show", type=int, default=0, help="print the first N failures of the layout")
     parser.add_argument("--held", action="store_true", help="real photos, no hand files: see above")
+    parser.add_argument(
+        "--hand-size",
+        type=int,
+        choices=HAND_SIZES,
+        help="read the hands knowing their size, as mjscan analyze does with its rule set's (default: unknown)",
+    )
     parser.add_argument("--classes", type=Path, help="with --held: classes.json (default: in the folder or beside it)")
     args = parser.parse_args(argv)
     try:
@@ -157,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             report = evaluate_held(args.folder, classes, model, progress=not args.json)
         else:
-            report = evaluate_hands(args.folder, model, progress=not args.json)
+            report = evaluate_hands(args.folder, model, progress=not args.json, hand_size=args.hand_size)
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -26,7 +26,7 @@ import numpy as np
 
 from scoring.decompose import Shapes, is_winning, winning_kinds
 from scoring.tiles import KIND_OF, NUM_KINDS, code_of
-from vision.layout import COMPLETE_SIZES, Layout, read_layout
+from vision.layout import Layout, complete_sizes, read_layout
 from vision.types import CLASSES, Detections
 
 #: The least probability the classifiers must have given a code for a tile to be read with it.
@@ -57,33 +57,36 @@ def _kinds(hand: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
     )
 
 
-def is_complete(hand: dict[str, Any]) -> bool:
-    """True when a hand (recognition JSON) holds a complete hand: the size of one (14, or 17 in 16-tile rules),
-    at most four copies of a tile, and its concealed tiles with the winning tile making the sets and pair its
-    melds leave (or seven pairs or thirteen orphans)."""
-    kinds = _kinds(hand) if _held(hand) in COMPLETE_SIZES else None
+def is_complete(hand: dict[str, Any], hand_size: int | None = None) -> bool:
+    """True when a hand (recognition JSON) holds a complete hand: the size of one (14, or 17 in 16-tile rules;
+    ``hand_size`` 13 or 16 names one: ``vision.layout.complete_sizes``), at most four copies of a tile, and its
+    concealed tiles with the winning tile making the sets and pair its melds leave (or seven pairs or thirteen
+    orphans)."""
+    kinds = _kinds(hand) if _held(hand) in complete_sizes(hand_size) else None
     if kinds is None or kinds[1].max() > 4:
         return False
     return is_winning(kinds[0].tolist(), len(hand["melds"]), SHAPES)
 
 
-def one_short(hand: dict[str, Any]) -> list[str]:
+def one_short(hand: dict[str, Any], hand_size: int | None = None) -> list[str]:
     """The codes (plain, in tile order) one more tile of which makes a hand (recognition JSON) one tile short of a
-    complete hand (13 tiles, or 16; a kong counted as 3) complete, leaving out tiles whose four copies are all
-    in it; empty for a hand of another size or that no one tile completes."""
-    kinds = _kinds(hand) if _held(hand) + 1 in COMPLETE_SIZES else None
+    complete hand (13 tiles, or 16; ``hand_size`` names one; a kong counted as 3) complete, leaving out tiles whose
+    four copies are all in it; empty for a hand of another size or that no one tile completes."""
+    kinds = _kinds(hand) if _held(hand) + 1 in complete_sizes(hand_size) else None
     if kinds is None:
         return []
     closed, copies = kinds
     return [code_of(k) for k in winning_kinds(closed.tolist(), len(hand["melds"]), SHAPES) if copies[k] < 4]
 
 
-def complete_hand(detections: Detections, layout: Layout) -> tuple[Detections, Layout, list[str]]:
-    """The detections and their layout with one tile of the hand read anew where that completes it (module
-    docstring; the layout read again on the detections changed), and the warning saying so; unchanged, with no
-    warning, where no such change is found."""
+def complete_hand(
+    detections: Detections, layout: Layout, hand_size: int | None = None
+) -> tuple[Detections, Layout, list[str]]:
+    """The detections and their layout (read with ``hand_size``: ``read_layout``) with one tile of the hand read
+    anew where that completes it (module docstring; the layout read again on the detections changed), and the
+    warning saying so; unchanged, with no warning, where no such change is found."""
     hand = layout.hand
-    if _held(hand) not in COMPLETE_SIZES or is_complete(hand):
+    if _held(hand) not in complete_sizes(hand_size) or is_complete(hand, hand_size):
         return detections, layout, []
     for i, cls, probability in _changes(detections, layout)[:MAX_TRIES]:
         old = int(detections.class_ids[i])
@@ -92,8 +95,8 @@ def complete_hand(detections: Detections, layout: Layout) -> tuple[Detections, L
         scores = np.array(detections.scores, np.float32)
         scores[i] *= probability / max(float(detections.probs[i, old]), 1e-6)
         changed = replace(detections, class_ids=class_ids, scores=scores)
-        again = read_layout(changed)
-        if is_complete(again.hand):
+        again = read_layout(changed, hand_size)
+        if is_complete(again.hand, hand_size):
             note = (
                 f"the hand was complete with one tile read {CLASSES[cls]} instead of {CLASSES[old]}: read so "
                 f"({CLASSES[old]} {float(detections.probs[i, old]):.2f}, {CLASSES[cls]} {probability:.2f}); check it"

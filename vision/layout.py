@@ -41,7 +41,9 @@
    set's white dragon is an empty face, which a dark or tinted set, or coloured light, makes look like a back;
    a hand's concealed tiles are not shown face down), each with a warning.
 
-It knows no rule set: only tile counts and meld shapes. Whatever the layout leaves unclear becomes an entry of
+It knows no rule set: only tile counts and meld shapes, and, where the caller knows the table's rules
+(``hand_size``: 13, or 16 in Taiwanese rules), how many tiles a complete hand holds; without it, 14 or 17 both
+make one. Whatever the layout leaves unclear becomes an entry of
 ``warnings`` and a best guess (13 tiles, no tile set apart, a group that is no meld, a grid of tiles that is
 no hand), never a silent error.
 """
@@ -153,6 +155,15 @@ TILE_ASPECT = 1.35
 DUPLICATE_IOU = 0.7
 #: Tiles of a complete hand, a kong counted as 3: 14, or 17 under 16-tile rules.
 COMPLETE_SIZES = (14, 17)
+#: The tiles of a hand before its winning one that rule sets play with (``read_layout``'s ``hand_size``): 13, or
+#: 16 in Taiwanese rules. Knowing it, the concealed row must make that hand's count (or one fewer) with the melds,
+#: not either: a riichi pond's last row of 4 or 5 discards beside a hand of four melds makes 16 or 17. Phone
+#: photos of hands rendered beside discards (model card, "The table's rules tell the hand's size"), read with
+#: 13: strewn seeds 555, 31 and 32 212 -> 213, 214 -> 215 and 216 -> 217, ponds seeds 41 and 42 213 -> 216 and
+#: 223 -> 226; the sets without discards and the real photos read the same, and so do 16-tile hands read with 16.
+HAND_SIZES = (13, 16)
+
+
 #: A row lying more than ``FAR_ACROSS`` tiles (the concealed tiles' size, width plus height) across from the
 #: concealed row, whose tiles are also smaller than ``FAR_SMALLER`` of theirs (farther from the camera), is no
 #: part of the hand: the discards in the middle of the table, or another player's tiles, that a photo taken at
@@ -248,18 +259,31 @@ def drop_duplicates(detections: Detections, iou: float = DUPLICATE_IOU) -> tuple
     return detections.subset(np.array(sorted(keep), np.int64)), warnings
 
 
-def read_layout(detections: Detections) -> Layout:
-    """The hand (contracts.md: concealed, melds, win_tile, flowers) that the tiles' layout shows."""
+def complete_sizes(hand_size: int | None = None) -> tuple[int, ...]:
+    """The tiles of a complete hand (a kong counted as 3) for ``hand_size`` (``HAND_SIZES``; None: any of them,
+    ``COMPLETE_SIZES``). Raises ValueError for another size."""
+    if hand_size is None:
+        return COMPLETE_SIZES
+    if hand_size not in HAND_SIZES:
+        raise ValueError(f"hand_size must be one of {', '.join(map(str, HAND_SIZES))}, not {hand_size}")
+    return (hand_size + 1,)
+
+
+def read_layout(detections: Detections, hand_size: int | None = None) -> Layout:
+    """The hand (contracts.md: concealed, melds, win_tile, flowers) that the tiles' layout shows. ``hand_size``:
+    the tiles of a hand before its winning one under the table's rules (``HAND_SIZES``; None where they are not
+    known: 14 and 17 tiles both make a complete hand). Raises ValueError for another size."""
+    sizes = complete_sizes(hand_size)
     if len(detections) == 0:
         return Layout(_hand([], [], None, []), ["no tiles found"])
     geo = _Geometry(detections)
-    layout = _Reader(geo).read()
+    layout = _Reader(geo, sizes).read()
     if geo.faces_agree:
         return layout
     # the faces do not tell which way the row runs: read the picture's way (left to right, or top to bottom)
     # unless the other way leaves fewer doubts (a tile set apart on the left instead of the right, no tile set
     # apart, a group that is no meld)
-    other = _Reader(_Geometry(detections, reverse=True)).read()
+    other = _Reader(_Geometry(detections, reverse=True), sizes).read()
     if len(other.warnings) >= len(layout.warnings):
         return layout
     other.warnings.append(UNORIENTED)
@@ -574,8 +598,10 @@ class _Meld:
 class _Reader:
     """Turns the geometry into the hand, one decision at a time, collecting warnings."""
 
-    def __init__(self, geo: _Geometry) -> None:
+    def __init__(self, geo: _Geometry, sizes: tuple[int, ...]) -> None:
         self.geo = geo
+        #: the tiles a complete hand may hold (``complete_sizes``)
+        self.sizes = sizes
         self.codes = geo.codes
         self.warnings: list[str] = []
         self.melds: list[_Meld] = []
@@ -763,7 +789,7 @@ class _Reader:
         codes = Counter(plain(self.codes[i]) for i in free)
         kongs = sum(n == 4 for n in codes.values())  # four of one code in no meld: a kong held concealed, or not
         counts = (held + 3 * melds, held + 3 * melds - kongs)
-        complete = any(n in COMPLETE_SIZES or n + 1 in COMPLETE_SIZES for n in counts)
+        complete = any(n in self.sizes or n + 1 in self.sizes for n in counts)
         whole = held >= DISCARDS_BEYOND
         return complete, whole, -apart, touching, sum(len(g) for g in loose), sum(len(g) for g in groups)
 
@@ -1025,10 +1051,13 @@ class _Reader:
     def _check_counts(self, flowers: list[int]) -> None:
         held = len(self.concealed) + (self.win is not None) + 3 * len(self.melds)
         kongs = sum(1 for m in self.melds if m.json["type"] == "kong")
-        if held not in COMPLETE_SIZES:
+        if held not in self.sizes:
             counted = " (a kong counted as 3)" if kongs else ""
-            more = " (17 in 16-tile rules)" if held > 14 else ""
-            self.warnings.append(f"found {_tiles(held)}{counted}; a complete hand has 14{more}")
+            if len(self.sizes) == 1:
+                self.warnings.append(f"found {_tiles(held)}{counted}; a complete hand has {self.sizes[0]}")
+            else:
+                more = " (17 in 16-tile rules)" if held > 14 else ""
+                self.warnings.append(f"found {_tiles(held)}{counted}; a complete hand has 14{more}")
         tiles = [self.codes[i] for i in self.concealed] + [c for m in self.melds for c in m.json["tiles"]]
         if self.win is not None:
             tiles.append(self.codes[self.win])

@@ -197,13 +197,16 @@ def recognize(
     *,
     name: str | None = None,
     max_pixels: int = DEFAULT_MAX_PIXELS,
+    hand_size: int | None = None,
 ) -> Recognition:
     """Recognise the tiles and the hand in a photo: a path, bytes, a binary file, an RGB uint8 array or a
     ``DecodedImage``.
 
     model: the tile model (default: the shared one of ``models/``). name: the photo's name in the result
-    (default: its file name). Raises ``vision.io.ImageError`` for a photo that cannot be read and the
-    model's ``ModelNotFoundError``/``ModelError`` when no model can be loaded.
+    (default: its file name). hand_size: the tiles of a hand before its winning one under the table's rules,
+    13 or 16 (Taiwanese), where they are known (``vision.layout.read_layout``; a rule set's ``hand_size``).
+    Raises ``vision.io.ImageError`` for a photo that cannot be read, the model's
+    ``ModelNotFoundError``/``ModelError`` when no model can be loaded, and ValueError for another hand size.
     """
     start = time.perf_counter()
     decoded = decode_for_model(image, name=name, max_pixels=max_pixels)
@@ -211,7 +214,7 @@ def recognize(
     model = model if model is not None else default_model()
     timings: dict[str, float] = {}
     detections = _detect(decoded, model, timings)
-    recognition = from_detections(detections, decoded.width, decoded.height, name or decoded.name)
+    recognition = from_detections(detections, decoded.width, decoded.height, name or decoded.name, hand_size)
     own_decode = decoded is not image
     decode_ms = (decoded_at - start) * 1000.0 if own_decode else decoded.decode_ms
     recognition.timings_ms = {
@@ -237,32 +240,35 @@ def reader_digest() -> str:
     return digest.hexdigest()[:8]
 
 
-def settle(detections: Detections) -> tuple[Detections, Layout, list[str]]:
+def settle(detections: Detections, hand_size: int | None = None) -> tuple[Detections, Layout, list[str]]:
     """The tiles found (boxes in the photo's pixels) as ``recognize`` reports them, with their layout and the
     warnings so far: duplicates dropped, the layout read (each tile takes the code the hand reads it as:
     ``vision.layout``, step 6, a face-down blank face becoming ``5z``), the face-down tiles it leaves out
     dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them), and a hand one
-    misread tile short of complete read with the code that completes it (``vision.complete``)."""
+    misread tile short of complete read with the code that completes it (``vision.complete``). ``hand_size``:
+    as ``recognize`` takes it."""
     detections, warnings = drop_duplicates(detections)
-    layout = read_layout(detections)
+    layout = read_layout(detections, hand_size)
     stray = np.zeros(len(detections), bool)
     stray[layout.left_out()] = True
     stray &= np.asarray(detections.face_down, bool) & (np.asarray(detections.scores) < STRAY_BACK_SCORE)
     if stray.any():
         detections = detections.subset(~stray)
-        layout = read_layout(detections)
-    detections, layout, completed = complete_hand(detections, layout)
+        layout = read_layout(detections, hand_size)
+    detections, layout, completed = complete_hand(detections, layout, hand_size)
     class_ids = np.array([CLASS_INDEX[code] for code in layout.codes], np.int64)
     face_down = np.asarray(detections.face_down, bool) & (class_ids == CLASS_INDEX["back"])
     return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings + completed
 
 
-def from_detections(detections: Detections, width: int, height: int, name: str = "image") -> Recognition:
-    """The recognition of tiles already found (boxes in the photo's pixels), settled as ``settle`` settles them,
-    the low-confidence tiles of the hand warned about with their likeliest other code (not those the layout leaves
-    out of it), and a hand one tile short of complete warned about with the codes that would complete it.
-    ``timings_ms`` is left empty."""
-    detections, layout, warnings = settle(detections)
+def from_detections(
+    detections: Detections, width: int, height: int, name: str = "image", hand_size: int | None = None
+) -> Recognition:
+    """The recognition of tiles already found (boxes in the photo's pixels), settled as ``settle`` settles them
+    (with ``hand_size``, as ``recognize`` takes it), the low-confidence tiles of the hand warned about with their
+    likeliest other code (not those the layout leaves out of it), and a hand one tile short of complete warned
+    about with the codes that would complete it. ``timings_ms`` is left empty."""
+    detections, layout, warnings = settle(detections, hand_size)
     tiles = [
         Tile(code, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), float(s), bool(r), _alternatives(code, p))
         for code, b, s, r, p in zip(
@@ -277,7 +283,7 @@ def from_detections(detections: Detections, width: int, height: int, name: str =
         listed = ", ".join(_unsure(t) for t in unsure[:6]) + (", ..." if len(unsure) > 6 else "")
         warnings.append(f"{len(unsure)} tile(s) read with low confidence: {listed}")
     warnings += layout.warnings
-    complete_with = one_short(layout.hand)
+    complete_with = one_short(layout.hand, hand_size)
     if complete_with:
         warnings.append(
             f"the hand is one tile short of complete: one more {' or '.join(complete_with)} would complete it "

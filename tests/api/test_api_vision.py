@@ -108,6 +108,19 @@ def test_analyze_an_incomplete_hand_gives_the_refusal_beside_the_recognition():
     assert body["annotated_image"].startswith("data:image/jpeg;base64,")
 
 
+def test_analyze_reads_the_photo_as_a_hand_of_the_rule_sets_size(drawn):
+    """The layout is read knowing the table's hand size: 14 tiles are a complete hand to riichi, one that lacks
+    3 to Taiwanese 16-tile rules; /v1/recognize, which knows no rules, allows either."""
+    client, data = drawn
+    warnings = {}
+    for rules in ("riichi", "taiwan16"):
+        r = client.post("/v1/analyze", files={"image": ("t.jpg", data, "image/jpeg")}, data={"rules": rules})
+        warnings[rules] = [w for w in r.json()["recognition"]["warnings"] if w.startswith("found")]
+    assert warnings == {"riichi": [], "taiwan16": ["found 14 tiles; a complete hand has 17"]}
+    r = client.post("/v1/recognize", files={"image": ("t.jpg", data, "image/jpeg")})
+    assert not any(w.startswith("found") for w in r.json()["warnings"])
+
+
 def test_healthz_names_the_model_it_was_given(drawn):
     client, _ = drawn
     body = client.get("/healthz").json()

@@ -132,3 +132,14 @@ def test_a_hand_one_tile_short_is_named_with_the_codes_that_complete_it():
         "the hand is one tile short of complete: one more 1z or 5z would complete it (a tile may have been missed)",
     ]
     assert from_detections(scene("123m456p789s11z55z _ 5z"), 1000, 1000).complete_with == []
+
+
+def test_the_tables_hand_size_names_the_one_size_a_complete_hand_has():
+    taiwanese = hand("1m2m3m4m5m6m7m8m9m1p2p3p1z1z5z5z", "5z")  # five sets and a pair: 17 tiles
+    riichi = hand("1m2m3m4p5p6p7s8s9s1z1z5z5z", "5z")
+    assert is_complete(taiwanese, 16) and not is_complete(taiwanese, 13)
+    assert is_complete(riichi, 13) and not is_complete(riichi, 16)
+    assert one_short(hand("1m2m3m4m5m6m7m8m9m1p2p3p1z1z5z", "5z"), 16) == ["1z", "5z"]
+    assert one_short(hand("1m2m3m4m5m6m7m8m9m1p2p3p1z1z5z", "5z"), 13) == []
+    with pytest.raises(ValueError, match="hand_size must be one of 13, 16, not 14"):
+        is_complete(riichi, 14)

@@ -121,3 +121,20 @@ def test_held_counts_the_real_photos_whose_hand_holds_the_labelled_tiles(capsys:
     assert eval_hands.held_tiles(hand) == ["1m", "2p", "2p", "2p", "5f", "3s"]
     assert eval_hands.main([str(SAMPLE / "images"), "--held"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_the_hand_size_given_reads_each_picture_as_a_hand_of_that_size(tmp_path: Path, monkeypatch):
+    folder = _set(tmp_path, ["row-flower"])
+    model = LabelModel()
+    (folder / "hands" / "row-flower.json").write_text(
+        json.dumps(recognize(folder / "images" / "row-flower.jpg", model).hand)
+    )
+    sizes = []
+
+    def recorded(path, model, hand_size=None):
+        sizes.append(hand_size)
+        return recognize(path, model, hand_size=hand_size)
+
+    monkeypatch.setattr(eval_hands, "recognize", recorded)
+    assert eval_hands.evaluate_hands(folder, model, progress=False, hand_size=16)["every picture"]["hand"] == 1
+    assert sizes == [16]

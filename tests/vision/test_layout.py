@@ -451,6 +451,28 @@ def test_a_riichi_pond_of_touching_tiles_is_not_the_concealed_row_of_a_hand_of_t
     assert not any("this may be no hand" in w for w in layout.warnings)  # the pond's row is left out: two rows
 
 
+POND_BESIDE_FOUR_MELDS = "2m4z6z3s1z / 111p _ 222s _ 333z _ 789m / 9m _ 9m"
+
+
+def test_knowing_the_tables_hand_size_tells_a_pond_row_from_the_concealed_row():
+    # five touching discards beyond a hand of four melds make 17 tiles with them: a complete hand where the rules
+    # are not known (16-tile rules), so the touching row wins; a table of 13-tile rules makes it none
+    unknown = read_layout(scene(POND_BESIDE_FOUR_MELDS, row_gap=0.5))
+    assert unknown.hand["concealed"] == ["2m", "4z", "6z", "3s"]
+    known = read_layout(scene(POND_BESIDE_FOUR_MELDS, row_gap=0.5), hand_size=13)
+    assert known.hand["concealed"] == ["9m"] and known.hand["win_tile"] == "9m"
+    assert [m["tiles"][0] for m in known.hand["melds"]] == ["1p", "2s", "3z", "7m"]
+    assert read_layout(scene(POND_BESIDE_FOUR_MELDS, row_gap=0.5), hand_size=16).hand == unknown.hand
+
+
+def test_a_known_hand_size_names_the_one_count_in_the_warning():
+    fourteen = scene("123m456p789s11z55z _ 5z")
+    assert read_layout(fourteen, hand_size=16).warnings == ["found 14 tiles; a complete hand has 17"]
+    assert read_layout(fourteen, hand_size=13).warnings == []
+    with pytest.raises(ValueError, match="hand_size must be one of 13, 16"):
+        read_layout(fourteen, hand_size=14)
+
+
 def test_tiles_in_three_rows_or_more_warn_that_they_may_be_no_hand():
     layout = read_layout(scene("1m3p5s7z2m4p / 6s1z3m5p7s2z / 4m6p8s3z9m"))
     assert any(w.startswith("the tiles lie in 3 rows") and w.endswith("this may be no hand") for w in layout.warnings)

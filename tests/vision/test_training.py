@@ -324,8 +324,8 @@ def test_top_down_camera_sees_a_flat_tile_upright():
     assert pts[:, 1].max() - pts[:, 1].min() > pts[:, 0].max() - pts[:, 0].min()  # taller than wide
 
 
-def _standing_row(rng, pool, tile_set, size):
-    """A layout of five standing tiles, faces towards azimuth 0."""
+def _standing_row(rng, pool, tile_set, size, **options):
+    """A layout of five standing tiles, faces towards azimuth 0 (the hand layout's ``options`` unused)."""
     w, h = size
     return [
         synth._tile(rng, pool, tile_set, CLASS_INDEX["3m"], (k * (w + 0.02), 0.0), 0.0, "standing") for k in range(5)
@@ -346,7 +346,7 @@ def test_a_standing_row_seen_from_behind_shows_its_backs(
     assert {CLASSES[c] for c in scene.class_ids} == {expected}
 
 
-def _standing_and_flat_rows(rng, pool, tile_set, size):
+def _standing_and_flat_rows(rng, pool, tile_set, size, **options):
     """Five standing tiles 3m, faces towards azimuth 0, and beside them five flat tiles 7z."""
     w, _ = size
     flat = [synth._tile(rng, pool, tile_set, CLASS_INDEX["7z"], (6 + k * (w + 0.02), 0.0), 0.0) for k in range(5)]
@@ -408,10 +408,42 @@ def test_winning_hands_are_complete_hands(pool: synth.FacePool):
         assert all(n == 1 for code, n in Counter(every).items() if code[0] == "0")
 
 
+def test_taiwanese_hands_hold_sixteen_tiles_and_the_winning_one(pool: synth.FacePool):
+    """``--hand-size 16``: complete hands are five sets and a pair (17 tiles, a meld counted as 3), with up to five
+    melds; hands drawn at random hold 16 or 17 tiles."""
+    rng = np.random.default_rng(5)
+    tile_set = pool.tile_set(rng, "art")
+    melds = set()
+    for _ in range(100):
+        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), winning=True, hand_size=16)
+        hand = synth.scene_hand(tiles, set(range(len(tiles))))
+        assert is_complete(hand, 16), hand
+        melds.add(len(hand["melds"]))
+        tiles = synth._hand_layout(rng, pool, tile_set, (1.0, 1.35), hand_size=16)
+        drawn = synth.scene_hand(tiles, set(range(len(tiles))))
+        assert len(drawn["concealed"]) + 1 + 3 * len(drawn["melds"]) in (16, 17)
+    assert melds == {0, 1, 2, 3, 4, 5}
+    with pytest.raises(ValueError, match="hand_size"):
+        synth.SceneRenderer(pool, hand_size=14)
+
+
+def test_a_pung_holding_a_red_five_is_a_pung_in_the_hand_file(pool: synth.FacePool):
+    rng = np.random.default_rng(6)
+    tile_set = pool.tile_set(rng, "art")
+    tiles = []
+    for k, code in enumerate(["5p", "0p", "5p", "4p", "0p", "6p"]):
+        tiles.append(synth._tile(rng, pool, tile_set, CLASS_INDEX[code], (k * 1.1, 0.0), 0.0))
+        tiles[-1].role = ("pung" if k < 3 else "chow", k // 3, CLASS_INDEX[code])
+    hand = synth.scene_hand(tiles, set(range(len(tiles))))
+    assert [m["type"] for m in hand["melds"]] == ["pung", "chow"]
+
+
 def test_the_test_set_command_lays_out_winning_hands_only_in_hands(tmp_path: Path, capsys: pytest.CaptureFixture):
     out = tmp_path / "set"
     assert render.main(["--data", str(tmp_path), "--out", str(out), "--hands", "winning"]) == 2
     assert "--layout hand" in capsys.readouterr().err and not out.exists()
+    assert render.main(["--data", str(tmp_path), "--out", str(out), "--hand-size", "16"]) == 2
+    assert "--hand-size lays out hands: add --layout hand" in capsys.readouterr().err and not out.exists()
 
 
 def test_discards_lie_strewn_beyond_the_hand_and_leave_its_draws_as_they_were(pool: synth.FacePool):

@@ -11,7 +11,8 @@ leave out (seen too obliquely, mostly hidden, cut by the picture's edge: ``Scene
 ``--drawings unseen`` draws their dots and bamboo in ways training never draws (the same scenes as without it,
 seed for seed). ``--hands winning`` lays out complete hands (four sets and a pair, or seven pairs) instead of
 tiles drawn at random; ``--discards`` strews discards on the table beyond each hand, ``--discards pond`` lays
-them in a riichi pond, touching rows of 6 (labelled, left out of its hand file). Use a seed
+them in a riichi pond, touching rows of 6 (labelled, left out of its hand file); ``--hand-size 16`` lays out
+Taiwanese hands of 16 tiles and the winning one. Use a seed
 that training never used (training draws its scenes from ``--seed`` of ``python -m vision.training``, default
 1, through numpy's SeedSequence; the default here is 20260601).
 """
@@ -27,6 +28,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from vision.layout import HAND_SIZES
 from vision.training.data import DataError, load_art, load_crops
 from vision.training.faces import DEFAULT_FONT_FOLDER, FacePrinter, FontError
 from vision.training.synth import LAYOUTS, FacePool, SceneRenderer
@@ -73,6 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="lay discards beyond each hand, as a photo taken at the table shows them (labelled, no part of the "
         "hand): 4 to 12 strewn on the table, turned at random (strewn, the default), or 6 to 18 in a riichi pond, "
         "touching rows of 6 (pond); needs --layout hand",
+    )
+    parser.add_argument(
+        "--hand-size",
+        type=int,
+        choices=HAND_SIZES,
+        default=13,
+        help="tiles in a hand before its winning one: 13 (default), or 16 as Taiwanese rules play (up to five "
+        "melds; with --hands winning, five sets and a pair); needs --layout hand",
     )
     parser.add_argument("--size", type=int, default=640, help="picture side in pixels (default 640)")
     parser.add_argument(
@@ -121,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.discards and args.layout != "hand":
         print("error: --discards lays discards beside hands: add --layout hand", file=sys.stderr)
         return 2
+    if args.hand_size != 13 and args.layout != "hand":
+        print("error: --hand-size lays out hands: add --layout hand", file=sys.stderr)
+        return 2
     try:
         unseen = args.drawings == "unseen"
         printer = FacePrinter.from_folder(args.fonts, unseen) if args.faces == "printed" else None
@@ -131,7 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     (args.out / "labels").mkdir(exist_ok=True)
     (args.out / "classes.json").write_text(json.dumps({str(i): c for i, c in enumerate(CLASSES)}, indent=1) + "\n")
-    renderer = SceneRenderer(pool, args.size, phone=args.phone, winning=args.hands == "winning", discards=args.discards)
+    renderer = SceneRenderer(
+        pool,
+        args.size,
+        phone=args.phone,
+        winning=args.hands == "winning",
+        discards=args.discards,
+        hand_size=args.hand_size,
+    )
     rng = np.random.default_rng(args.seed)
     tiles = 0
     for index in tqdm(range(args.count), desc="render", unit="picture", dynamic_ncols=True):

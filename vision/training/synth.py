@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import NUM_KINDS
+from vision.layout import HAND_SIZES
 from vision.training.data import ArtSet, LabeledImage
 from vision.training.faces import FacePrinter, PrintStyle, to_texture
 from vision.types import CLASS_INDEX, CLASSES
@@ -438,25 +439,27 @@ def _hand_layout(
     size: tuple,
     winning: bool = False,
     discards: str | None = None,
+    hand_size: int = 13,
 ) -> list[Tile]:
     """A concealed row (its last tile, the winning one, set apart half the time), 0 to 4 melds beside it or in a
     second row, and flowers apart. The tiles are drawn at random (a row of 13 or 14 tiles but for the melds), or
     with ``winning`` as a complete hand (``_winning_hand``). ``discards`` adds the discards in the middle of the
     table, drawn after the hand, so the hand is the one drawn without them: ``"strewn"`` (``_discards``) or a
-    riichi ``"pond"`` (``_pond``)."""
+    riichi ``"pond"`` (``_pond``). ``hand_size`` 16 lays out a Taiwanese hand: 0 to 5 melds, a row of 16 or 17
+    tiles but for the melds, five sets and a pair when complete (``HAND_SIZES``)."""
     w, h = size
     flowers = tile_set.faces != "art" or rng.random() < 0.4
     red = tile_set.faces != "hk" and rng.random() < 0.6
-    n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4]))
+    n_melds = int(rng.choice([0, 0, 1, 1, 2, 3, 4] + ([5] if hand_size == 16 else [])))
     if winning:
-        melds, concealed = _winning_hand(rng, n_melds, red)
+        melds, concealed = _winning_hand(rng, n_melds, red, sets=hand_size // 3)
     else:
         melds = []
         for _ in range(n_melds):
             kind = rng.choice(MELD_KINDS, p=MELD_ODDS)
             first = _random_classes(rng, 1, False, red)[0]
             melds.append((str(kind), _meld_classes(str(kind), first)))
-        n_concealed = max(1, 14 - 3 * n_melds - int(rng.integers(0, 2)))
+        n_concealed = max(1, hand_size + 1 - 3 * n_melds - int(rng.integers(0, 2)))
     standing = rng.random() < 0.3
     tiles: list[Tile] = []
     gap = rng.uniform(0.0, 0.06)
@@ -550,12 +553,12 @@ def _pond(rng: np.random.Generator, pool: FacePool, tile_set: TileSet, size: tup
 
 
 def scene_hand(tiles: list[Tile], shown: set[int]) -> dict | None:
-    """The hand a layout shows, from its tiles' roles, in the JSON of contracts.md: ``concealed`` (the row
-    without its last tile), ``melds`` (``type``, ``tiles`` and ``open``, false for a meld showing a face-down
-    tile; three equal honours laid out as a chow are a pung), ``win_tile`` (the last tile of the row, set apart
-    or not) and ``flowers``. ``shown``: the indices of the tiles the picture shows (labelled); flowers it does not
-    show are left out. A face-down red five is a five (its colour cannot be seen, and a set has one red five of
-    each suit). None where no tile has a role, or where a tile of the row or of a meld is not shown."""
+    """The hand a layout shows, from its tiles' roles, in the JSON of contracts.md: ``concealed`` (the row without its
+    last tile), ``melds`` (``type``, ``tiles`` and ``open``, false for a meld showing a face-down tile; three equal
+    honours laid out as a chow are a pung, and so are three fives, one of them red), ``win_tile`` (the last tile of
+    the row, set apart or not) and ``flowers``. ``shown``: the indices of the tiles the picture shows (labelled);
+    flowers it does not show are left out. A face-down red five is a five (its colour cannot be seen, and a set has
+    one red five of each suit). None where no tile has a role, or where a tile of the row or of a meld is not shown."""
     if any(t.role is not None and t.role[0] != "flower" and i not in shown for i, t in enumerate(tiles)):
         return None
     parts = [t.role for i, t in enumerate(tiles) if t.role is not None and i in shown]
@@ -571,7 +574,11 @@ def scene_hand(tiles: list[Tile], shown: set[int]) -> dict | None:
         "concealed": [CLASSES[cls] for part, _, cls in parts if part == "concealed"],
         "melds": [
             {
-                "type": "kong" if len(group) == 4 else "pung" if len({cls for _, cls, _ in group}) == 1 else "chow",
+                "type": "kong"
+                if len(group) == 4
+                else "pung"
+                if len({_plain(cls) for _, cls, _ in group}) == 1
+                else "chow",
                 "tiles": [CLASSES[cls] for _, cls, _ in group],
                 "open": not any(down for _, _, down in group),
             }
@@ -582,6 +589,11 @@ def scene_hand(tiles: list[Tile], shown: set[int]) -> dict | None:
     }
 
 
+def _plain(cls: int) -> str:
+    """The code of a class, a red five as its plain five (a pung holding a red five is a pung)."""
+    return CLASSES[cls].replace("0", "5")
+
+
 def _meld_classes(kind: str, first: int) -> list[int]:
     """The classes of a meld of ``kind`` from its first tile (a chow of an honour is three of it)."""
     if kind == "chow":
@@ -589,18 +601,21 @@ def _meld_classes(kind: str, first: int) -> list[int]:
     return [first] * (3 if kind == "pung" else 4)
 
 
-def _winning_hand(rng: np.random.Generator, n_melds: int, red: bool) -> tuple[list[tuple[str, list[int]]], list[int]]:
+def _winning_hand(
+    rng: np.random.Generator, n_melds: int, red: bool, sets: int = 4
+) -> tuple[list[tuple[str, list[int]]], list[int]]:
     """The melds laid out and the concealed tiles of a complete hand: ``n_melds`` melds, and concealed sets
-    (chows and pungs) and a pair making four sets with them, or seven pairs (``SEVEN_PAIRS_SHARE`` of the hands
-    without melds); at most four copies of a tile. With ``red``, a five of each suit is red half the time. The
-    concealed tiles come sorted as players sort them (by suit, then number), the winning tile, one of them at
-    random, last. The classes of the tile kinds are the first ``NUM_KINDS``, in scoring's order of kinds."""
+    (chows and pungs) and a pair making ``sets`` sets with them (4; 5 for a Taiwanese 16-tile hand), or, for 4,
+    seven pairs (``SEVEN_PAIRS_SHARE`` of the hands without melds); at most four copies of a tile. With ``red``, a
+    five of each suit is red half the time. The concealed tiles come sorted as players sort them (by suit, then
+    number), the winning tile, one of them at random, last. The classes of the tile kinds are the first
+    ``NUM_KINDS``, in scoring's order of kinds."""
     while True:
-        if n_melds == 0 and rng.random() < SEVEN_PAIRS_SHARE:
+        if sets == 4 and n_melds == 0 and rng.random() < SEVEN_PAIRS_SHARE:
             blocks = [("pair", [int(k)] * 2) for k in rng.choice(NUM_KINDS, size=7, replace=False)]
         else:
             kinds = [str(k) for k in rng.choice(MELD_KINDS, size=n_melds, p=MELD_ODDS)]
-            kinds += [str(k) for k in rng.choice(["chow", "pung"], size=4 - n_melds, p=[0.6, 0.4])]
+            kinds += [str(k) for k in rng.choice(["chow", "pung"], size=sets - n_melds, p=[0.6, 0.4])]
             blocks = [(k, _meld_classes(k, int(rng.integers(NUM_KINDS)))) for k in kinds]
             blocks.append(("pair", [int(rng.integers(NUM_KINDS))] * 2))
         copies = np.bincount([c for _, classes in blocks for c in classes], minlength=NUM_KINDS)
@@ -782,7 +797,7 @@ class SceneRenderer:
     the whole layout in the picture with tiles up to 150 pixels across in a 640 picture (40 or more where the
     layout fits), no stretch. ``winning``: the hands laid out are complete hands (``_winning_hand``), not tiles
     drawn at random. ``discards``: the hands lie beside discards, ``"strewn"`` on the table (``_discards``) or
-    in a riichi ``"pond"`` (``_pond``).
+    in a riichi ``"pond"`` (``_pond``). ``hand_size``: 16 lays out Taiwanese hands (``HAND_SIZES``).
     """
 
     def __init__(
@@ -792,12 +807,16 @@ class SceneRenderer:
         phone: bool = False,
         winning: bool = False,
         discards: str | None = None,
+        hand_size: int = 13,
     ) -> None:
+        if hand_size not in HAND_SIZES:
+            raise ValueError(f"hand_size must be one of {HAND_SIZES}, not {hand_size}")
         self.pool = pool
         self.size = size
         self.phone = phone
         self.winning = winning
         self.discards = discards
+        self.hand_size = hand_size
 
     def render(self, rng: np.random.Generator, faces: str | None = None, layout: str | None = None) -> Scene:
         """One random scene. ``faces`` forces the face source ("art", "hk" or "mixed"), ``layout`` the
@@ -814,11 +833,7 @@ class SceneRenderer:
         w, h = 1.0, rng.uniform(1.25, 1.45)
         d = rng.uniform(0.5, 0.85)
         chosen = rng.choice(LAYOUTS, p=[0.5, 0.2, 0.15, 0.15])
-        hand = (
-            partial(_hand_layout, winning=self.winning, discards=self.discards)
-            if self.winning or self.discards
-            else _hand_layout
-        )
+        hand = partial(_hand_layout, winning=self.winning, discards=self.discards, hand_size=self.hand_size)
         make = {"hand": hand, "grid": _grid_layout, "scatter": _scatter_layout, "wall": _wall_layout}
         tiles = make[str(layout or chosen)](rng, self.pool, tile_set, (w, h))
         if not tiles:

@@ -162,8 +162,6 @@ COMPLETE_SIZES = (14, 17)
 #: 13: strewn seeds 555, 31 and 32 212 -> 213, 214 -> 215 and 216 -> 217, ponds seeds 41 and 42 213 -> 216 and
 #: 223 -> 226; the sets without discards and the real photos read the same, and so do 16-tile hands read with 16.
 HAND_SIZES = (13, 16)
-
-
 #: A row lying more than ``FAR_ACROSS`` tiles (the concealed tiles' size, width plus height) across from the
 #: concealed row, whose tiles are also smaller than ``FAR_SMALLER`` of theirs (farther from the camera), is no
 #: part of the hand: the discards in the middle of the table, or another player's tiles, that a photo taken at

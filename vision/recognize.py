@@ -27,7 +27,7 @@ import numpy as np
 from vision.annotate import LOW_SCORE
 from vision.complete import complete_hand, one_short
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
-from vision.layout import Group, Layout, drop_duplicates, read_layout
+from vision.layout import Group, Layout, complete_sizes, drop_duplicates, read_layout
 from vision.types import CLASS_INDEX, CLASSES, Detections
 
 #: A JPEG is decoded at 1/2, 1/4 or 1/8 scale as long as its long side stays at least this many pixels.
@@ -208,6 +208,7 @@ def recognize(
     Raises ``vision.io.ImageError`` for a photo that cannot be read, the model's
     ``ModelNotFoundError``/``ModelError`` when no model can be loaded, and ValueError for another hand size.
     """
+    complete_sizes(hand_size)  # a size no rule set plays is refused before the photo is read
     start = time.perf_counter()
     decoded = decode_for_model(image, name=name, max_pixels=max_pixels)
     decoded_at = time.perf_counter()

@@ -183,6 +183,15 @@ def test_a_weak_face_down_tile_the_hand_leaves_out_is_dropped_but_a_concealed_ko
     assert any("face down" in w and "left out" in w for w in rec.warnings)
 
 
+def test_a_hand_size_no_rule_set_plays_is_refused_before_the_photo_is_read():
+    class Unused:
+        def detect(self, image, timings=None):
+            raise AssertionError("the model was run")
+
+    with pytest.raises(ValueError, match="hand_size must be one of 13, 16, not 14"):
+        vision.recognize(SAMPLE / "images" / "row-flower.jpg", model=Unused(), hand_size=14)
+
+
 def test_an_evaluation_as_recognized_scores_the_codes_the_hand_reads():
     det = scene("back / 123m4pback6p789s11z55z _ 5z")  # a stray face-down tile, and a blank face in the row
     det.scores[0] = 0.4

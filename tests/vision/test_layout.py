@@ -305,6 +305,21 @@ def test_a_meld_touching_the_concealed_tiles_is_cut_off_at_its_sideways_tile():
     assert any("touches other tiles" in w for w in layout.warnings)
 
 
+def test_a_kong_touching_the_concealed_tiles_is_cut_off_whole_at_its_sideways_tile():
+    # four equal tiles ending in the sideways one make a kong, not a pung with the fourth left concealed
+    layout = read_layout(scene("123m456p789s1z 7z7z7z7z> _ 1z"))
+    assert [m["tiles"] for m in layout.hand["melds"]] == [["7z"] * 4]
+    assert len(layout.hand["concealed"]) == 10 and layout.hand["win_tile"] == "1z"
+
+
+def test_a_concealed_row_ending_in_a_touching_meld_outweighs_discards_strewn_beside_it():
+    # the hand's row is one group with a kong at its end: weighed with the kong cut off, it makes a complete
+    # hand's count, where the strewn discards, two of them touching, make none
+    layout = read_layout(scene("8s _ 8p _ 1p _ 8m6s _ 3z / 2m6s5m6m3z5s7p0m5m3m6z6z6z6z>", row_gap=0.5))
+    assert layout.hand["concealed"] == ["2m", "6s", "5m", "6m", "3z", "5s", "7p", "0m", "5m"]
+    assert layout.hand["win_tile"] == "3m" and [m["tiles"] for m in layout.hand["melds"]] == [["6z"] * 4]
+
+
 @pytest.mark.parametrize("text", ["1f 123m456p789s1z _ 1z _ 2f", "123m456p7f789s1z _ 1z", "5f6f / 123m456p789s1z _ 1z"])
 def test_flowers_are_bonus_tiles_wherever_they_lie_and_leave_no_gap(text):
     layout = read_layout(scene(text))

@@ -320,6 +320,16 @@ def test_a_concealed_row_ending_in_a_touching_meld_outweighs_discards_strewn_bes
     assert layout.hand["win_tile"] == "3m" and [m["tiles"] for m in layout.hand["melds"]] == [["6z"] * 4]
 
 
+@pytest.mark.parametrize("row", ["1z 555s 666m 55m5m> 2m3m>4m", "2m3m>4m 555s 666m 55m5m> 1z"])
+def test_melds_laid_touching_beside_their_lone_tile_are_cut_off_together(row):
+    # four melds and the lone tile in one row with no gap seen, two of the melds marked by a claimed tile: the
+    # run of melds is cut off whole, and the row outweighs strewn discards beside it
+    for text in (row, "8s _ 8p _ 1p _ 8m6s _ 3z / " + row):
+        layout = read_layout(scene(text, row_gap=0.5))
+        assert layout.hand["concealed"] == [] and layout.hand["win_tile"] == "1z"
+        assert sorted(m["tiles"][0] for m in layout.hand["melds"]) == ["2m", "5m", "5s", "6m"]
+
+
 @pytest.mark.parametrize("text", ["1f 123m456p789s1z _ 1z _ 2f", "123m456p7f789s1z _ 1z", "5f6f / 123m456p789s1z _ 1z"])
 def test_flowers_are_bonus_tiles_wherever_they_lie_and_leave_no_gap(text):
     layout = read_layout(scene(text))

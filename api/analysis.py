@@ -109,9 +109,11 @@ def recognize(
     name: str | None = None,
     max_pixels: int = DEFAULT_MAX_PIXELS,
     annotate: bool = False,
+    hand_size: int | None = None,
 ) -> tuple[Any, bytes | None]:
-    """The recognition of a photo and, when asked, the photo annotated with it (JPEG)."""
-    decoded, recognition = recognize_photo(source, model, name=name, max_pixels=max_pixels)
+    """The recognition of a photo (its hand read as ``hand_size`` tiles where a rule set is named:
+    ``recognize_photo``) and, when asked, the photo annotated with it (JPEG)."""
+    decoded, recognition = recognize_photo(source, model, name=name, max_pixels=max_pixels, hand_size=hand_size)
     return recognition, annotated_jpeg(decoded, recognition) if annotate else None
 
 

@@ -4,6 +4,7 @@ mjscan recognize IMG_0412.jpg
 mjscan recognize IMG_0412.jpg --json --annotate out.jpg
 mjscan recognize photos/*.jpg --annotate annotated/            # a folder: <stem>.annotated.jpg in it
 mjscan recognize photos/*.jpg --annotate 'annotated/{stem}-boxes.jpg' --json
+mjscan recognize IMG_0413.jpg --rules taiwan16                 # a hand of that table's size (16 + 1 tiles)
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="write each photo with its tiles drawn: OUT.jpg for one photo; for several, a folder "
         f"({FOLDER_NAME} in it) or a pattern with {{stem}} such as 'out/{{stem}}-tiles.jpg'",
     )
+    p.add_argument(
+        "--rules",
+        help="read each hand as a table of these rules holds it: its size (16 tiles and the winning one in "
+        "taiwan16, 13 and one in the others; see `mjscan rules`); without it, either",
+    )
     p.add_argument("--overwrite", action="store_true", help="let --annotate replace existing files")
     p.add_argument("--model-dir", type=Path, help="folder of the tile model (default: the models/ that ships)")
     p.add_argument("--max-pixels", type=int, help="largest picture decoded, in pixels (default: 50 megapixels)")
@@ -45,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.io import DEFAULT_MAX_PIXELS
 
     try:
+        hand_size = _hand_size(args.rules)
         targets = annotate_targets(args.photos, args.annotate, args.overwrite)
         model = _load_model(args.model_dir)
     except _Refusal as exc:
@@ -57,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     quiet = not args.json or len(args.photos) == 1  # text output shows its own progress, photo by photo
     for photo in tqdm(args.photos, desc="recognize", unit="photo", disable=True if quiet else None, leave=False):
         out = targets.get(photo)
-        result = _one(photo, model, args.max_pixels or DEFAULT_MAX_PIXELS, out)
+        result = _one(photo, model, args.max_pixels or DEFAULT_MAX_PIXELS, out, hand_size)
         failed |= "error" in result
         results.append(result)
         if "error" in result:
@@ -73,6 +80,19 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _hand_size(rules: str | None) -> int | None:
+    """The hand size of the rule set named (None for none); refuses a name no rule set has."""
+    if rules is None:
+        return None
+    from scoring import ScoringError
+    from scoring.registry import get
+
+    try:
+        return get(rules).hand_size
+    except ScoringError as exc:
+        raise _Refusal(exc.message) from None
+
+
 def _load_model(model_dir: Path | None) -> Any:
     from vision.detector import ModelError, ModelNotFoundError, TileModel
     from vision.recognize import default_model
@@ -83,15 +103,16 @@ def _load_model(model_dir: Path | None) -> Any:
         raise _Refusal(str(exc)) from None
 
 
-def _one(photo: Path, model: Any, max_pixels: int, out: Path | None) -> dict[str, Any]:
-    """One photo's recognition JSON (``annotated_image`` names the file written), or ``{"image", "error"}``."""
+def _one(photo: Path, model: Any, max_pixels: int, out: Path | None, hand_size: int | None) -> dict[str, Any]:
+    """One photo's recognition JSON (``annotated_image`` names the file written; the hand read as ``hand_size``
+    tiles where given), or ``{"image", "error"}``."""
     from vision.annotate import annotate_jpeg
     from vision.io import ImageError
     from vision.recognize import decode_for_model, recognize
 
     try:
         decoded = decode_for_model(photo, max_pixels=max_pixels)
-        recognition = recognize(decoded, model=model)
+        recognition = recognize(decoded, model=model, hand_size=hand_size)
     except ImageError as exc:
         return {"image": photo.name, **exc.to_json()}
     result = recognition.to_json()

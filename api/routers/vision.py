@@ -60,8 +60,16 @@ async def recognize(
     image: Photo,
     state: State,
     annotate: Annotated[bool, Query(description="add annotated_image: the photo with boxes and codes (JPEG)")] = False,
+    rules: Annotated[
+        str | None,
+        Form(
+            description="optional: a rule set name from GET /v1/rules, whose hand size the layout reads (17 tiles "
+            "with the winning one in taiwan16, 14 in the others); without it, either"
+        ),
+    ] = None,
 ) -> Any:
-    """The recognition JSON of contracts.md."""
+    """The recognition JSON of contracts.md. A rule set named is checked before the photo is decoded."""
+    hand_size = analysis.check_rules(rules, None)[0].hand_size if rules else None
     data = await image.read()
     recognition, jpeg = await _in_worker(
         state,
@@ -71,6 +79,7 @@ async def recognize(
         name=image.filename or "image",
         max_pixels=state.settings.max_pixels,
         annotate=annotate,
+        hand_size=hand_size,
     )
     out = recognition.to_json()
     if jpeg is not None:

@@ -119,6 +119,11 @@ def test_analyze_checks_rules_before_the_photo(client):
     assert_error(r, 400, "unknown_rules")
 
 
+def test_recognize_checks_a_rule_set_named_before_the_photo(client):
+    r = client.post("/v1/recognize", files={"image": ("x.jpg", b"", "image/jpeg")}, data={"rules": "no_such_rules"})
+    assert_error(r, 400, "unknown_rules")
+
+
 def test_analyze_unknown_option_is_400(client):
     assert_error(post(client, "/v1/analyze", jpeg_bytes(), options='{"no_such_option": true}'), 400, "unknown_option")
 

@@ -119,6 +119,8 @@ def test_analyze_reads_the_photo_as_a_hand_of_the_rule_sets_size(drawn):
     assert warnings == {"riichi": [], "taiwan16": ["found 14 tiles; a complete hand has 17"]}
     r = client.post("/v1/recognize", files={"image": ("t.jpg", data, "image/jpeg")})
     assert not any(w.startswith("found") for w in r.json()["warnings"])
+    r = client.post("/v1/recognize", files={"image": ("t.jpg", data, "image/jpeg")}, data={"rules": "taiwan16"})
+    assert "found 14 tiles; a complete hand has 17" in r.json()["warnings"]
 
 
 def test_healthz_names_the_model_it_was_given(drawn):

@@ -46,6 +46,16 @@ def test_json_is_one_object_or_a_list(model, capsys):
     assert [r["image"] for r in both] == ["row-flower.jpg", "table-meld-row.jpg"]
 
 
+def test_rules_read_the_hand_as_that_tables_size(model, capsys):
+    assert main(["recognize", str(ROW), "--json"]) == 0
+    assert not any(w.startswith("found") for w in json.loads(capsys.readouterr().out)["warnings"])
+    assert main(["recognize", str(ROW), "--json", "--rules", "taiwan16"]) == 0
+    assert "found 14 tiles; a complete hand has 17" in json.loads(capsys.readouterr().out)["warnings"]
+    assert main(["recognize", str(ROW), "--rules", "no_such_rules"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mjscan recognize: unknown rule set 'no_such_rules'") and err.count("\n") == 1
+
+
 def test_annotate_one_photo_writes_a_jpeg_and_says_so(model, tmp_path, capsys):
     out = tmp_path / "out.jpg"
     assert main(["recognize", str(ROW), "--annotate", str(out)]) == 0

@@ -930,39 +930,47 @@ class _Reader:
         return not self._marked(g[:1]) and self._add_melds(g[1:])
 
     def _peel(self, g: list[int], quiet: bool = False) -> list[list[int]]:
-        """A long group with a sideways or face-down tile near one end: cut the meld off that end (a meld
-        laid against the concealed tiles without a gap), the longest meld first (four equal tiles ending in the
-        sideways one are a kong, not a pung beside a concealed tile); else the longest run of melds at either end,
-        its outermost meld marked, that leaves no marked tile beside it (melds laid touching each other and their
-        lone tile, a claimed tile in more than one). With a warning unless ``quiet``. Longest first read one hand
-        more on each of seeds 555, 32 and 4242, the printed sets and the complete hands of seed 777, where the
-        shortest first was the rule; the runs 6 hands more and 1 fewer (a box on no tile read as a back joined a
-        pung as a concealed kong) over the rendered sets of the model card's "A meld touching the concealed tiles,
-        weighed cut off"; neither changed a hand of the real photos."""
-        if len(g) <= 4 or not self._marked(g) or self._split(g) is not None:
+        """A long group with melds laid against its other tiles without a gap (``_touching_melds``): the melds cut
+        off, with a warning unless ``quiet``."""
+        cut = self._touching_melds(g)
+        if cut is None:
             return [g]
+        melds, rest, at_end = cut
+        if not quiet:
+            text = compact([self.codes[i] for i in melds])
+            several = len(self._split(melds) or []) > 1
+            self.warnings.append(
+                f"the melds {text} touch other tiles: cut off at their sideways or face-down tiles"
+                if several
+                else f"the meld {text} touches other tiles: cut off at its sideways or face-down tile"
+            )
+        return [rest, melds] if at_end else [melds, rest]
+
+    def _touching_melds(self, g: list[int]) -> tuple[list[int], list[int], bool] | None:
+        """Where a long group with a sideways or face-down tile near one end holds melds laid against its other
+        tiles (the concealed tiles) without a gap: the meld at that end, the longest meld first (four equal tiles
+        ending in the sideways one are a kong, not a pung beside a concealed tile); else the longest run of melds
+        at either end, its outermost meld marked, that leaves no marked tile beside it (melds laid touching each
+        other and their lone tile, a claimed tile in more than one). Returns (melds, the other tiles, whether the
+        melds end the group), or None. Longest first read one hand more on each of seeds 555, 32 and 4242, the
+        printed sets and the complete hands of seed 777, where the shortest first was the rule; the runs 6 hands
+        more and 1 fewer (a box on no tile read as a back joined a pung as a concealed kong) over the rendered sets
+        of the model card's "A meld touching the concealed tiles, weighed cut off"; neither changed a hand of the
+        real photos."""
+        if len(g) <= 4 or not self._marked(g) or self._split(g) is not None:
+            return None
         for size in (5, 4, 3):
             for at_end in (True, False):
                 meld, rest = (g[-size:], g[:-size]) if at_end else (g[:size], g[size:])
                 if self._marked(meld) and not self._marked(rest) and self._split(meld) is not None:
-                    if not quiet:
-                        self.warnings.append(
-                            f"the meld {compact([self.codes[i] for i in meld])} touches other tiles: "
-                            "cut off at its sideways or face-down tile"
-                        )
-                    return [rest, meld] if at_end else [meld, rest]
+                    return meld, rest, at_end
         for k in range(1, len(g) - 2):
             for at_end in (True, False):
                 melds, rest = (g[k:], g[:k]) if at_end else (g[:-k], g[-k:])
                 parts = None if self._marked(rest) else self._split(melds)
                 if parts is not None and self._marked(parts[-1] if at_end else parts[0]):
-                    if not quiet:
-                        self.warnings.append(
-                            f"the melds {compact([self.codes[i] for i in melds])} touch other tiles: "
-                            "cut off at their sideways or face-down tiles"
-                        )
-                    return [rest, melds] if at_end else [melds, rest]
-        return [g]
+                    return melds, rest, at_end
+        return None
 
     def _split(self, g: list[int]) -> list[list[int]] | None:
         """The group cut into consecutive melds (3 or 4 laid tiles, plus any tile stacked on them), or None."""

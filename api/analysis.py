@@ -75,6 +75,12 @@ def check_rules(rules: str, options: dict[str, Any] | None) -> tuple[RuleSet, di
     return ruleset, ruleset.resolve_options(options)
 
 
+def hand_size_of(rules: str | None) -> int | None:
+    """The tiles of a hand before its winning one under the rule set named (None for none), which the layout of a
+    photo reads; OptionError (unknown_rules) for a name no rule set has."""
+    return None if rules is None else get(rules).hand_size
+
+
 def check_situation(situation: dict[str, Any]) -> None:
     """Refuse situation fields that no hand could carry (HandError): a wind that is no wind, and so on."""
     Hand.from_json(situation)

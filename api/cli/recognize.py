@@ -81,14 +81,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _hand_size(rules: str | None) -> int | None:
-    """The hand size of the rule set named (None for none); refuses a name no rule set has."""
-    if rules is None:
-        return None
+    """The hand size of the rule set named (``api.analysis.hand_size_of``); refuses a name no rule set has."""
+    from api.analysis import hand_size_of
     from scoring import ScoringError
-    from scoring.registry import get
 
     try:
-        return get(rules).hand_size
+        return hand_size_of(rules)
     except ScoringError as exc:
         raise _Refusal(exc.message) from None
 

@@ -69,7 +69,7 @@ async def recognize(
     ] = None,
 ) -> Any:
     """The recognition JSON of contracts.md. A rule set named is checked before the photo is decoded."""
-    hand_size = analysis.check_rules(rules, None)[0].hand_size if rules else None
+    hand_size = analysis.hand_size_of(rules or None)  # an empty field names no rule set
     data = await image.read()
     recognition, jpeg = await _in_worker(
         state,

@@ -1,4 +1,4 @@
-"""A hand one misread tile short of complete, read with the code that completes it.
+"""A hand or a meld one misread tile short of complete, read with the code that completes it.
 
 A player photographs a hand that has won, and a won hand is complete: four sets and a pair (five sets in
 16-tile rules), seven pairs or thirteen orphans. Of the photos of hk-photos/train whose labels box 14 tiles,
@@ -8,6 +8,12 @@ make none of those shapes, and changing one face-up tile of the hand to a code t
 likeliest, kept only where the layout read again gives a complete hand. The tile's score falls to match (its
 detection score times the probability of its new code; under 0.5 it is flagged as unsure), and a warning says
 what was changed and why. A hand complete as read, or with a tile too many or too few, is left as it is.
+
+Melds are mended the same way first (``mend_melds``): a group of 3 or 4 tiles set apart from the concealed tiles
+(or in another row) that forms no meld, and that changing one face-up tile to a code the classifiers gave at
+least ``ALT_MIN`` makes a chow, pung or kong, is read so, its likeliest such change, where the layout read again
+holds more melds. Photos show melds laid out as they were called, so a group set apart one likely code from a
+meld was most often that meld.
 
 A hand one tile short of complete (a tile missed) is not changed; ``one_short`` gives the codes one more tile of
 which would complete it, which the recognition names so that the user can add the tile missed.
@@ -26,7 +32,7 @@ import numpy as np
 
 from scoring.decompose import Shapes, is_winning, winning_kinds
 from scoring.tiles import KIND_OF, NUM_KINDS, code_of
-from vision.layout import Layout, complete_sizes, read_layout
+from vision.layout import Layout, compact, complete_sizes, meld_shape, read_layout
 from vision.types import CLASSES, Detections
 
 #: The least probability the classifiers must have given a code for a tile to be read with it.
@@ -90,11 +96,7 @@ def complete_hand(
         return detections, layout, []
     for i, cls, probability in _changes(detections, layout)[:MAX_TRIES]:
         old = int(detections.class_ids[i])
-        class_ids = np.array(detections.class_ids, np.int64)
-        class_ids[i] = cls
-        scores = np.array(detections.scores, np.float32)
-        scores[i] *= probability / max(float(detections.probs[i, old]), 1e-6)
-        changed = replace(detections, class_ids=class_ids, scores=scores)
+        changed = _read_as(detections, i, cls, probability)
         again = read_layout(changed, hand_size)
         if is_complete(again.hand, hand_size):
             note = (
@@ -103,6 +105,65 @@ def complete_hand(
             )
             return changed, again, [note]
     return detections, layout, []
+
+
+def mend_melds(
+    detections: Detections, layout: Layout, hand_size: int | None = None
+) -> tuple[Detections, Layout, list[str]]:
+    """The detections and their layout with one tile of a group that forms no meld read anew where that makes it
+    one: of each group of 3 or 4 tiles set apart from the concealed tiles or in another row that the layout
+    counted as concealed (``Layout.no_meld``), the change of one face-up tile to a tile code the classifiers gave
+    at least ``ALT_MIN`` after which the group is a chow, pung or kong (``vision.layout.meld_shape``), the
+    likeliest such change; kept where the layout read again (with ``hand_size``) holds more melds. The tile's
+    score falls as ``complete_hand`` lowers it, and a warning names each change. Unchanged, with no warning, where
+    no group is mended."""
+    notes: list[str] = []
+    for group in list(layout.no_meld):
+        change = _meld_change(detections, layout.codes, group) if group in layout.no_meld else None
+        if change is None:
+            continue
+        i, cls, probability = change
+        changed = _read_as(detections, i, cls, probability)
+        again = read_layout(changed, hand_size)
+        if len(again.hand["melds"]) > len(layout.hand["melds"]):
+            old = int(detections.class_ids[i])
+            notes.append(
+                f"the tiles {compact([layout.codes[k] for k in group])} formed no meld; with one tile read "
+                f"{CLASSES[cls]} instead of {CLASSES[old]} they make one: read so ({CLASSES[old]} "
+                f"{float(detections.probs[i, old]):.2f}, {CLASSES[cls]} {probability:.2f}); check it"
+            )
+            detections, layout = changed, again
+    return detections, layout, notes
+
+
+def _meld_change(detections: Detections, codes: list[str], group: tuple[int, ...]) -> tuple[int, int, float] | None:
+    """The likeliest change of one face-up tile of ``group`` (3 or 4 tiles read as ``codes``) to another kind of
+    tile, the classifiers giving it at least ``ALT_MIN``, that makes the group a meld, as (tile, class,
+    probability); None where there is none."""
+    if len(group) not in (3, 4):
+        return None
+    best = None
+    for i in group:
+        if detections.face_down[i]:
+            continue
+        for cls in _TILE_CLASSES:
+            probability = float(detections.probs[i, cls])
+            if probability < ALT_MIN or KIND_OF[CLASSES[cls]] == KIND_OF.get(codes[i]):
+                continue
+            read = [CLASSES[cls] if k == i else codes[k] for k in group]
+            if meld_shape(read) is not None and (best is None or probability > best[2]):
+                best = (i, cls, probability)
+    return best
+
+
+def _read_as(detections: Detections, i: int, cls: int, probability: float) -> Detections:
+    """The detections with tile ``i`` read as class ``cls``, its score its detection score times
+    ``probability``."""
+    class_ids = np.array(detections.class_ids, np.int64)
+    scores = np.array(detections.scores, np.float32)
+    scores[i] *= probability / max(float(detections.probs[i, class_ids[i]]), 1e-6)
+    class_ids[i] = cls
+    return replace(detections, class_ids=class_ids, scores=scores)
 
 
 def _changes(detections: Detections, layout: Layout) -> list[tuple[int, int, float]]:

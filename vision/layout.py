@@ -225,6 +225,9 @@ class Layout:
     groups: list[Group] = field(default_factory=list)
     direction: tuple[float, float] = (1.0, 0.0)
     codes: list[str] = field(default_factory=list)
+    #: the groups of tiles set apart from the concealed tiles, or in another row, that form no meld and were
+    #: counted as concealed tiles (indices into the detections)
+    no_meld: list[tuple[int, ...]] = field(default_factory=list)
 
     def left_out(self) -> list[int]:
         """The tiles found that the hand leaves out: face down outside a kong (``ignored``), or lying far from
@@ -605,6 +608,7 @@ class _Reader:
         self.melds: list[_Meld] = []
         self.concealed: list[int] = []
         self.ignored: list[int] = []
+        self.no_meld: list[tuple[int, ...]] = []
         self.win: int | None = None
         self.win_guessed = False
         self.apart: list[int] = []
@@ -656,7 +660,8 @@ class _Reader:
             groups.append(Group("ignored", tuple(self.ignored), "face down"))
         if self.apart:
             groups.append(Group("apart", tuple(self.apart), "not in the hand"))
-        return Layout(hand, self.warnings, groups, (float(geo.u[0]), float(geo.u[1])), list(self.codes))
+        direction = (float(geo.u[0]), float(geo.u[1]))
+        return Layout(hand, self.warnings, groups, direction, list(self.codes), self.no_meld)
 
     # ---- rows ---------------------------------------------------------------------------------------------
     def _set_apart(self, concealed: list[int]) -> None:
@@ -1066,6 +1071,7 @@ class _Reader:
         if not faces:
             self.warnings.append(f"{_tiles(len(backs))} face down {where} and in no kong: left out")
             return
+        self.no_meld.append(tuple(g))
         text = compact([self.codes[i] for i in g])
         self._say_joined(
             f"the {_tiles(len(g))} {text} {where} form no meld (3 or 4 tiles: chow, pung or kong): "

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from vision.annotate import LOW_SCORE
-from vision.complete import complete_hand, one_short
+from vision.complete import complete_hand, mend_melds, one_short
 from vision.io import DEFAULT_MAX_PIXELS, DecodedImage, ImageError, ImageSource, decode_image
 from vision.layout import Group, Layout, complete_sizes, drop_duplicates, read_layout
 from vision.types import CLASS_INDEX, CLASSES, Detections
@@ -245,8 +245,9 @@ def settle(detections: Detections, hand_size: int | None = None) -> tuple[Detect
     """The tiles found (boxes in the photo's pixels) as ``recognize`` reports them, with their layout and the
     warnings so far: duplicates dropped, the layout read (each tile takes the code the hand reads it as:
     ``vision.layout``, step 6, a face-down blank face becoming ``5z``), the face-down tiles it leaves out
-    dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them), and a hand one
-    misread tile short of complete read with the code that completes it (``vision.complete``). ``hand_size``:
+    dropped where they score under ``STRAY_BACK_SCORE`` (and the layout read again without them), a group set
+    apart one misread tile from a meld read as that meld, and a hand one misread tile short of complete read with
+    the code that completes it (``vision.complete``). ``hand_size``:
     as ``recognize`` takes it."""
     detections, warnings = drop_duplicates(detections)
     layout = read_layout(detections, hand_size)
@@ -256,10 +257,11 @@ def settle(detections: Detections, hand_size: int | None = None) -> tuple[Detect
     if stray.any():
         detections = detections.subset(~stray)
         layout = read_layout(detections, hand_size)
+    detections, layout, mended = mend_melds(detections, layout, hand_size)
     detections, layout, completed = complete_hand(detections, layout, hand_size)
     class_ids = np.array([CLASS_INDEX[code] for code in layout.codes], np.int64)
     face_down = np.asarray(detections.face_down, bool) & (class_ids == CLASS_INDEX["back"])
-    return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings + completed
+    return replace(detections, class_ids=class_ids, face_down=face_down), layout, warnings + mended + completed
 
 
 def from_detections(

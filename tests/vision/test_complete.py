@@ -76,6 +76,41 @@ def test_a_meld_broken_by_a_misread_tile_is_mended_by_it():
     assert not any("form no meld" in w for w in recognition.warnings)
 
 
+def test_a_group_set_apart_one_misread_tile_from_a_meld_is_read_as_that_meld_and_flagged():
+    det = with_doubt(scene("13579m2468p1s _ 5z _ 442p"), 13, **{"2p": 0.6, "4p": 0.3})  # a hand far from complete
+    recognition = from_detections(det, 1000, 1000)
+    assert recognition.hand["melds"] == [{"type": "pung", "tiles": ["4p", "4p", "4p"], "open": True}]
+    assert recognition.tiles[13].code == "4p"
+    assert recognition.tiles[13].score == pytest.approx(0.95 * 0.3 / 0.6, abs=1e-3)
+    assert (
+        "the tiles 442p formed no meld; with one tile read 4p instead of 2p they make one: read so (2p 0.60, 4p 0.30); "
+        "check it" in recognition.warnings
+    )
+    assert not any("form no meld" in w for w in recognition.warnings)
+    # of two changes that make a meld, the likelier: 6p (456p) over 3p (453p)
+    det = with_doubt(scene("13579m2468p1s _ 5z _ 457p"), 13, **{"7p": 0.5, "3p": 0.2, "6p": 0.25})
+    assert from_detections(det, 1000, 1000).hand["melds"] == [
+        {"type": "chow", "tiles": ["4p", "5p", "6p"], "open": True}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "tile", "probs"),
+    [
+        ("13579m2468p1s _ 5z _ 442p", 13, {"2p": 0.95, "4p": ALT_MIN / 2}),  # the other code too unlikely
+        ("13579m2468p1s _ 5z _ 472p", 13, {"2p": 0.6, "4p": 0.3}),  # one change makes no meld
+        ("13579m2468p1s _ 5z _ 42p", 12, {"2p": 0.6, "4p": 0.3}),  # two tiles are no meld whatever they are
+        ("13579m2468p1s _ 5z _ back 4p2p back", 14, {"2p": 0.6, "4p": 0.3}),  # a change of a face-up tile only
+    ],
+)
+def test_groups_not_one_likely_change_from_a_meld_are_left_as_read(text, tile, probs):
+    before = from_detections(scene(text), 1000, 1000)
+    after = from_detections(with_doubt(scene(text), tile, **probs), 1000, 1000)
+    assert after.hand == before.hand and not after.hand["melds"]
+    assert [t.code for t in after.tiles] == [t.code for t in before.tiles]
+    assert not any("formed no meld;" in w for w in after.warnings)
+
+
 @pytest.mark.parametrize(
     ("text", "tile", "probs"),
     [

@@ -587,6 +587,24 @@ def test_blur_blurs_its_share_of_the_crops_out_of_focus_or_shaken_and_leaves_the
     assert all(np.array_equal(blur(np.random.default_rng(seed), crop.copy(), 0.0), crop) for seed in range(20))
 
 
+def test_shrink_shows_its_share_of_the_crops_as_tiles_photographed_small_and_leaves_the_rest():
+    import cv2
+
+    from vision.training.classification import shrink
+
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[::4] = 255
+    crop[:, ::4] = 255  # a fine grid: a crop taken down to 12 to 36 pixels loses it
+    sharp = cv2.Laplacian(crop, cv2.CV_64F).var()
+    out = [shrink(np.random.default_rng(seed), crop.copy(), 0.5) for seed in range(200)]
+    assert all(o.shape == crop.shape and o.dtype == np.uint8 for o in out)
+    assert np.array_equal(out[7], shrink(np.random.default_rng(7), crop.copy(), 0.5))  # the same draws alike
+    kept = [np.array_equal(o, crop) for o in out]
+    assert 0.4 < np.mean(kept) < 0.6
+    assert all(cv2.Laplacian(o, cv2.CV_64F).var() < 0.5 * sharp for o, same in zip(out, kept, strict=True) if not same)
+    assert all(np.array_equal(shrink(np.random.default_rng(seed), crop.copy(), 0.0), crop) for seed in range(20))
+
+
 def test_a_classifier_comes_back_from_its_onnx_file_float_or_8_bit_and_trains_on_blurred_with_frozen_norms(
     pool: synth.FacePool, tmp_path: Path
 ):
@@ -623,6 +641,8 @@ def test_a_classifier_comes_back_from_its_onnx_file_float_or_8_bit_and_trains_on
     plain = make_batch(np.random.default_rng([2, 0]), bank, np.full(len(bank), 1 / len(bank)), 16)
     blurred = make_batch(np.random.default_rng([2, 0]), bank, np.full(len(bank), 1 / len(bank)), 16, True)
     assert torch.equal(plain[1], blurred[1]) and not torch.equal(plain[0], blurred[0])
+    small = make_batch(np.random.default_rng([2, 0]), bank, np.full(len(bank), 1 / len(bank)), 16, True, 1.0)
+    assert torch.equal(plain[1], small[1]) and not torch.equal(blurred[0], small[0])  # the same crops, shrunk
     trained = train_classifier(bank, {1: 0.8, 2: 0.2}, steps=2, seed=1, batch=8, start=back, blurred=True)
     assert trained is back and not trained.training
     assert not torch.equal(trained.features[0][0].weight, weights)
@@ -731,6 +751,12 @@ def test_the_training_command_refuses_a_device_it_lacks_negative_workers_and_thi
     with pytest.raises(SystemExit) as stop:
         main([*where, "--cls-further", "-4"])
     assert stop.value.code == 2 and "--cls-further -4: give 0 (none) or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-small", "0.5"])
+    assert stop.value.code == 2 and "--cls-small 0.5: the crops of --cls-further are shrunk" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main([*where, "--cls-further", "10", "--cls-small", "2"])
+    assert stop.value.code == 2 and "'2' is not a share from 0 to 1" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:  # taken as they are, without --cls-further, from a model
         main([*where, "--cls-from", str(tmp_path)])
     assert stop.value.code == 2 and f"--cls-from {tmp_path}: no model this project trained there" in (

@@ -135,6 +135,14 @@ def build_parser() -> argparse.ArgumentParser:
         "tiles (default 0: none)",
     )
     parser.add_argument(
+        "--cls-small",
+        type=_share,
+        default=0.0,
+        metavar="SHARE",
+        help="share of the crops of --cls-further also seen as tiles photographed small: shrunk to 10 to 30 pixels "
+        "wide and enlarged back as the runtime enlarges them (default 0: none)",
+    )
+    parser.add_argument(
         "--cls-from",
         type=Path,
         default=None,
@@ -294,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--cls-steps {' '.join(map(str, args.cls_steps))}: give 1 or more batches for each classifier")
     if args.cls_further < 0:
         parser.error(f"--cls-further {args.cls_further}: give 0 (none) or more batches")
+    if args.cls_small and not args.cls_further:
+        parser.error(f"--cls-small {args.cls_small}: the crops of --cls-further are shrunk; give --cls-further too")
     args.cls_further_done = args.cls_further  # the batches the classifiers are trained further, here or before
     if args.cls_from is not None:
         with _model_of(parser, "--cls-from", args.cls_from) as source:
@@ -520,6 +530,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         stages.append((stage, seed, cls_key))
     for number, (stage, seed, key) in enumerate(stages if args.cls_further else []):
         further_key = {**key, "further": args.cls_further, "lr": CLS_FURTHER_LR, "blur": FURTHER_BLUR}
+        if args.cls_small:  # the keys of runs without it stay as they were
+            further_key["small"] = args.cls_small
         further = _load_stage(args, f"{stage}-further", further_key)
         if further is None:
             # the stage before is folded (once) and trained on in place, as the detector's are
@@ -534,6 +546,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
                 snapshots=snapshots,
                 start=fold_batch_norm(classifiers[number]),
                 blurred=True,
+                small=args.cls_small,
                 **options,
             )
             bar.close()
@@ -580,6 +593,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         "classifier_steps": args.cls_steps,
         "classifier_further_steps": args.cls_further_done,
         "classifiers_from": args.cls_source if args.cls_from is not None else None,
+        "classifier_small": args.cls_small,
         "classifier_width": args.cls_width,
         "real_photos": len(photos),
         "real_tiles": int(sum(len(p.boxes) for p in photos)),

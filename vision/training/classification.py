@@ -54,6 +54,9 @@ FURTHER_WARMUP = 0.05
 #: Share of the crops a classifier trained on (``--cls-further``) also blurs as a shaken or misfocused phone photo
 #: blurs a small tile (``blur``): half of them out of focus, half shaken.
 FURTHER_BLUR = 0.35
+#: The side a crop is shrunk to where a classifier trained on (``--cls-small``) sees it as a tile photographed
+#: small (``shrink``): 12 to 36 pixels, the tile 10 to 30 pixels wide inside the runtime's margin.
+SMALL_SIDES = (12, 37)
 
 
 @dataclass
@@ -215,17 +218,40 @@ def blur(rng: np.random.Generator, crop: np.ndarray, share: float = FURTHER_BLUR
     return blur_or_shake(rng, crop, share, (1.0, 3.0), (4, 15))
 
 
+def shrink(rng: np.random.Generator, crop: np.ndarray, share: float) -> np.ndarray:
+    """A training crop (CROP x CROP) seen, on one draw with probability ``share``, as the runtime sees a tile
+    photographed small: taken down to a side of ``SMALL_SIDES`` (area averaging, as a camera's pixels average),
+    half of those saved there as JPEG of quality 40 to 90, and enlarged back to CROP as ``detector.crop_tiles``
+    enlarges a small tile (bilinear); the rest as it was."""
+    if rng.random() >= share:
+        return crop
+    side = int(rng.integers(*SMALL_SIDES))
+    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 91))])
+        small = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+
+
 def make_batch(
-    rng: np.random.Generator, bank: CropBank, weights: np.ndarray, batch: int, blurred: bool = False
+    rng: np.random.Generator,
+    bank: CropBank,
+    weights: np.ndarray,
+    batch: int,
+    blurred: bool = False,
+    small: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Images (B, 3, CROP, CROP), class targets (B,) and orientation targets (B, 4; all zero = unknown); with
-    ``blurred``, each crop after its augmentation also drawn for ``blur``."""
+    ``blurred``, each crop after its augmentation also drawn for ``blur``; with ``small``, that share of them
+    first seen as tiles photographed small (``shrink``)."""
     idx = rng.choice(len(bank), size=batch, p=weights)
     images = np.empty((batch, CROP, CROP, 3), np.uint8)
     classes = bank.class_ids[idx]
     orient = np.zeros((batch, 4), np.float32)
     for k, i in enumerate(idx):
         images[k], o = augment(rng, bank.crops[i], int(bank.orientation[i]), int(classes[k]))
+        if small:
+            images[k] = shrink(rng, images[k], small)
         if blurred:
             images[k] = blur(rng, images[k])
         if o >= 0:
@@ -266,6 +292,7 @@ def train_classifier(
     snapshots: Snapshots | None = None,
     start: TileClassifier | None = None,
     blurred: bool = False,
+    small: float = 0.0,
 ) -> TileClassifier:
     """Train a classifier for ``steps`` batches (AdamW, one-cycle learning rate peaking at ``lr``; the forward
     pass in bfloat16 when ``bf16``) on ``device``, the batches made by ``workers`` processes, saving its state
@@ -275,12 +302,13 @@ def train_classifier(
     batches to ``LR``), or on from ``start`` (changed in place), a classifier whose batch norms are folded into
     its convolutions (``nets.fold_batch_norm``, or ``export.classifier_from_onnx``): they stay in eval mode, and
     the learning rate peaks at ``FURTHER_LR`` after ``FURTHER_WARMUP``. ``lr`` given replaces either peak.
-    ``blurred``: the crops are also blurred as shaken or misfocused phone photos blur them (``blur``)."""
+    ``blurred``: the crops are also blurred as shaken or misfocused phone photos blur them (``blur``). ``small``: the
+    share of the crops seen as tiles photographed small (``shrink``)."""
     torch.manual_seed(seed)
     weights = source_weights(bank, shares)
 
     def make(step: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        return make_batch(np.random.default_rng([seed, step]), bank, weights, batch, blurred)
+        return make_batch(np.random.default_rng([seed, step]), bank, weights, batch, blurred, small)
 
     net = (start if start is not None else TileClassifier(NUM_OUTPUTS, width)).to(device)
     lr = lr if lr is not None else (FURTHER_LR if start is not None else LR)

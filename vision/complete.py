@@ -25,6 +25,7 @@ out, so a hand of those shapes is never changed into another one.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -119,7 +120,7 @@ def mend_melds(
     no group is mended."""
     notes: list[str] = []
     for group in list(layout.no_meld):
-        change = _meld_change(detections, layout.codes, group) if group in layout.no_meld else None
+        change = _meld_change(detections, layout, group) if group in layout.no_meld else None
         if change is None:
             continue
         i, cls, probability = change
@@ -136,19 +137,23 @@ def mend_melds(
     return detections, layout, notes
 
 
-def _meld_change(detections: Detections, codes: list[str], group: tuple[int, ...]) -> tuple[int, int, float] | None:
-    """The likeliest change of one face-up tile of ``group`` (3 or 4 tiles read as ``codes``) to another kind of
-    tile, the classifiers giving it at least ``ALT_MIN``, that makes the group a meld, as (tile, class,
-    probability); None where there is none."""
+def _meld_change(detections: Detections, layout: Layout, group: tuple[int, ...]) -> tuple[int, int, float] | None:
+    """The likeliest change of one face-up tile of ``group`` (3 or 4 tiles) to another kind of tile, the
+    classifiers giving it at least ``ALT_MIN``, that makes the group a meld and leaves no fifth copy of a tile in
+    the hand, as (tile, class, probability); None where there is none."""
     if len(group) not in (3, 4):
         return None
+    codes = layout.codes
+    held = [i for g in layout.groups if g.role in ("concealed", "win", "meld") for i in g.tiles]
+    copies = Counter(KIND_OF.get(codes[i]) for i in held)
     best = None
     for i in group:
         if detections.face_down[i]:
             continue
         for cls in _TILE_CLASSES:
             probability = float(detections.probs[i, cls])
-            if probability < ALT_MIN or KIND_OF[CLASSES[cls]] == KIND_OF.get(codes[i]):
+            kind = KIND_OF[CLASSES[cls]]
+            if probability < ALT_MIN or kind == KIND_OF.get(codes[i]) or copies[kind] >= 4:
                 continue
             read = [CLASSES[cls] if k == i else codes[k] for k in group]
             if meld_shape(read) is not None and (best is None or probability > best[2]):

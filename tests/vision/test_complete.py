@@ -101,6 +101,7 @@ def test_a_group_set_apart_one_misread_tile_from_a_meld_is_read_as_that_meld_and
         ("13579m2468p1s _ 5z _ 472p", 13, {"2p": 0.6, "4p": 0.3}),  # one change makes no meld
         ("13579m2468p1s _ 5z _ 42p", 12, {"2p": 0.6, "4p": 0.3}),  # two tiles are no meld whatever they are
         ("13579m2468p1s _ 5z _ back 4p2p back", 14, {"2p": 0.6, "4p": 0.3}),  # a change of a face-up tile only
+        ("1357m268p44p1s _ 5z _ 442p", 13, {"2p": 0.6, "4p": 0.3}),  # a fifth 4p: no set has one
     ],
 )
 def test_groups_not_one_likely_change_from_a_meld_are_left_as_read(text, tile, probs):

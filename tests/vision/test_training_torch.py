@@ -952,6 +952,16 @@ def test_the_training_command_takes_a_models_networks_as_they_are_or_trains_them
     assert (out / files[1]).read_bytes() != (source / files[1]).read_bytes()
     meta = json.loads((out / "model.json").read_text())["training"]
     assert meta["classifier_further_steps"] == 201 and meta["version"].endswith("-900+300x500f201-w8-dw8-sp1")
+    assert meta["classifier_small"] == 0 and "small" not in json.loads(
+        (tmp_path / "work" / "classifier-500-further.json").read_text()
+    )
+    # trained on with crops shown as small tiles: a stage of its own, told by its key and the version
+    out = tmp_path / "classifier-small"
+    argv = [*where, "--out", str(out), "--det-from", str(source), "--cls-from", str(source), "--cls-further", "1"]
+    assert main([*argv, "--cls-small", "0.5"]) == 0
+    meta = json.loads((out / "model.json").read_text())["training"]
+    assert meta["classifier_small"] == 0.5 and meta["version"].endswith("-900+300x500f201-w8-dw8-sp1-sm50")
+    assert json.loads((tmp_path / "work" / "classifier-500-further.json").read_text())["small"] == 0.5
 
 
 def test_a_soup_averages_the_detectors_trained_on_from_one_and_keeps_the_classifiers(

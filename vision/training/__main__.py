@@ -568,7 +568,7 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         # trained further after a +) x classifier steps (those of each classifier joined by +; f and the batches
         # each trained on further, where they were), classifier width, the detector's width where it is not the
         # default, its first stage spoilt (-sp) where any is, and its first stage that ignores the tiles a window
-        # shows unlabelled (-ig) where any does
+        # shows unlabelled (-ig) where any does, and the share of crops trained on further as small tiles (-sm)
         "version": time.strftime("%Y%m%d")
         + f"-s{args.seed}-c{RECIPE_VERSION}-d{round(args.dark_faces * 100)}-p{round(args.printed_faces * 100)}"
         + f"-n{args.scenes}-{args.det_steps}{''.join(f'+{steps}' for steps in args.det_further)}"
@@ -576,7 +576,8 @@ def _train(args: argparse.Namespace, argv: list[str], printer: FacePrinter | Non
         + f"-w{args.cls_width}"
         + (f"-dw{args.det_width}" if args.det_width != DETECTOR_WIDTH else "")
         + (f"-sp{args.det_spoil_from}" if args.det_spoil_from is not None else "")
-        + (f"-ig{args.det_ignore_from}" if args.det_ignore_from is not None else ""),
+        + (f"-ig{args.det_ignore_from}" if args.det_ignore_from is not None else "")
+        + (f"-sm{round(args.cls_small * 100)}" if args.cls_small else ""),
         "command": " ".join(["python -m vision.training", *argv]),
         "seed": args.seed,
         "scenes": args.scenes,

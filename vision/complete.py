@@ -9,11 +9,11 @@ likeliest, kept only where the layout read again gives a complete hand. The tile
 detection score times the probability of its new code; under 0.5 it is flagged as unsure), and a warning says
 what was changed and why. A hand complete as read, or with a tile too many or too few, is left as it is.
 
-Melds are mended the same way first (``mend_melds``): a group of 3 or 4 tiles set apart from the concealed tiles
+Melds are mended the same way first (``mend_melds``): a group of 3 to 8 tiles set apart from the concealed tiles
 (or in another row) that forms no meld, and that changing one face-up tile to a code the classifiers gave at
-least ``ALT_MIN`` makes a chow, pung or kong, is read so, its likeliest such change, where the layout read again
-holds more melds. Photos show melds laid out as they were called, so a group set apart one likely code from a
-meld was most often that meld.
+least ``ALT_MIN`` makes a chow, pung or kong (or two of them side by side), is read so, its likeliest such
+change, where the layout read again holds more melds. Photos show melds laid out as they were called, so a group
+set apart one likely code from a meld was most often that meld.
 
 A hand one tile short of complete (a tile missed) is not changed; ``one_short`` gives the codes one more tile of
 which would complete it, which the recognition names so that the user can add the tile missed.
@@ -112,9 +112,9 @@ def mend_melds(
     detections: Detections, layout: Layout, hand_size: int | None = None
 ) -> tuple[Detections, Layout, list[str]]:
     """The detections and their layout with one tile of a group that forms no meld read anew where that makes it
-    one: of each group of 3 or 4 tiles set apart from the concealed tiles or in another row that the layout
+    one: of each group of 3 to 8 tiles set apart from the concealed tiles or in another row that the layout
     counted as concealed (``Layout.no_meld``), the change of one face-up tile to a tile code the classifiers gave
-    at least ``ALT_MIN`` after which the group is a chow, pung or kong (``vision.layout.meld_shape``), the
+    at least ``ALT_MIN`` after which the group is melds side by side (``vision.layout.meld_shape``), the
     likeliest such change; kept where the layout read again (with ``hand_size``) holds more melds. The tile's
     score falls as ``complete_hand`` lowers it, and a warning names each change. Unchanged, with no warning, where
     no group is mended."""
@@ -138,10 +138,10 @@ def mend_melds(
 
 
 def _meld_change(detections: Detections, layout: Layout, group: tuple[int, ...]) -> tuple[int, int, float] | None:
-    """The likeliest change of one face-up tile of ``group`` (3 or 4 tiles) to another kind of tile, the
-    classifiers giving it at least ``ALT_MIN``, that makes the group a meld and leaves no fifth copy of a tile in
-    the hand, as (tile, class, probability); None where there is none."""
-    if len(group) not in (3, 4):
+    """The likeliest change of one face-up tile of ``group`` (3 to 8 tiles, in their row's order) to another kind
+    of tile, the classifiers giving it at least ``ALT_MIN``, that makes the group melds side by side and leaves no
+    fifth copy of a tile in the hand, as (tile, class, probability); None where there is none."""
+    if not 3 <= len(group) <= 8:
         return None
     codes = layout.codes
     held = [i for g in layout.groups if g.role in ("concealed", "win", "meld") for i in g.tiles]
@@ -156,9 +156,16 @@ def _meld_change(detections: Detections, layout: Layout, group: tuple[int, ...])
             if probability < ALT_MIN or kind == KIND_OF.get(codes[i]) or copies[kind] >= 4:
                 continue
             read = [CLASSES[cls] if k == i else codes[k] for k in group]
-            if meld_shape(read) is not None and (best is None or probability > best[2]):
+            if _melds(read) and (best is None or probability > best[2]):
                 best = (i, cls, probability)
     return best
+
+
+def _melds(codes: list[str]) -> bool:
+    """Whether tiles in a row, in order, are one meld or more laid side by side (3 or 4 tiles each)."""
+    if not codes:
+        return True
+    return any(len(codes) >= n and meld_shape(codes[:n]) is not None and _melds(codes[n:]) for n in (3, 4))
 
 
 def _read_as(detections: Detections, i: int, cls: int, probability: float) -> Detections:

@@ -87,6 +87,12 @@ def test_a_group_set_apart_one_misread_tile_from_a_meld_is_read_as_that_meld_and
         "check it" in recognition.warnings
     )
     assert not any("form no meld" in w for w in recognition.warnings)
+    # two melds laid side by side, one of them broken
+    det = with_doubt(scene("13579m2468p1s _ 5z _ 777z442p"), 16, **{"2p": 0.6, "4p": 0.3})
+    assert from_detections(det, 1000, 1000).hand["melds"] == [
+        {"type": "pung", "tiles": ["7z", "7z", "7z"], "open": True},
+        {"type": "pung", "tiles": ["4p", "4p", "4p"], "open": True},
+    ]
     # of two changes that make a meld, the likelier: 6p (456p) over 3p (453p)
     det = with_doubt(scene("13579m2468p1s _ 5z _ 457p"), 13, **{"7p": 0.5, "3p": 0.2, "6p": 0.25})
     assert from_detections(det, 1000, 1000).hand["melds"] == [

@@ -33,7 +33,7 @@ import numpy as np
 
 from scoring.decompose import Shapes, is_winning, winning_kinds
 from scoring.tiles import KIND_OF, NUM_KINDS, code_of
-from vision.layout import Layout, compact, complete_sizes, meld_shape, read_layout
+from vision.layout import Layout, compact, complete_sizes, read_layout, split_melds
 from vision.types import CLASSES, Detections
 
 #: The least probability the classifiers must have given a code for a tile to be read with it.
@@ -114,7 +114,7 @@ def mend_melds(
     """The detections and their layout with one tile of a group that forms no meld read anew where that makes it
     one: of each group of 3 to 8 tiles set apart from the concealed tiles or in another row that the layout
     counted as concealed (``Layout.no_meld``), the change of one face-up tile to a tile code the classifiers gave
-    at least ``ALT_MIN`` after which the group is melds side by side (``vision.layout.meld_shape``), the
+    at least ``ALT_MIN`` after which the group is melds side by side (``vision.layout.split_melds``), the
     likeliest such change; kept where the layout read again (with ``hand_size``) holds more melds. The tile's
     score falls as ``complete_hand`` lowers it, and a warning names each change. Unchanged, with no warning, where
     no group is mended."""
@@ -156,16 +156,9 @@ def _meld_change(detections: Detections, layout: Layout, group: tuple[int, ...])
             if probability < ALT_MIN or kind == KIND_OF.get(codes[i]) or copies[kind] >= 4:
                 continue
             read = [CLASSES[cls] if k == i else codes[k] for k in group]
-            if _melds(read) and (best is None or probability > best[2]):
+            if split_melds(read) is not None and (best is None or probability > best[2]):
                 best = (i, cls, probability)
     return best
-
-
-def _melds(codes: list[str]) -> bool:
-    """Whether tiles in a row, in order, are one meld or more laid side by side (3 or 4 tiles each)."""
-    if not codes:
-        return True
-    return any(len(codes) >= n and meld_shape(codes[:n]) is not None and _melds(codes[n:]) for n in (3, 4))
 
 
 def _read_as(detections: Detections, i: int, cls: int, probability: float) -> Detections:

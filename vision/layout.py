@@ -317,6 +317,36 @@ def meld_shape(codes: list[str]) -> str | None:
     return None
 
 
+def chunk_shape(codes: list[str], stacked: list[bool]) -> str | None:
+    """The meld shape of tiles laid side by side (``meld_shape``), ``stacked`` telling those lying on the tile
+    before them: a pung with a tile stacked on it is an added kong, and no other meld has one."""
+    shape = meld_shape(codes)
+    if any(stacked):
+        return "added_kong" if shape == "kong" else None
+    return shape
+
+
+def split_melds(codes: list[str], stacked: list[bool] | None = None) -> list[tuple[int, int]] | None:
+    """Tiles in their row's order cut into consecutive melds, as the (start, end) of each: 3 or 4 laid tiles plus
+    any tile stacked on them (``stacked``: a tile lying on the one before it; none where not given;
+    ``chunk_shape``). None where no such cut exists."""
+    stacked = stacked if stacked is not None else [False] * len(codes)
+    parts: list[list[tuple[int, int]] | None] = [None] * len(codes) + [[]]
+    for start in range(len(codes) - 1, -1, -1):
+        for size in (3, 4):
+            end, laid = start, 0
+            while end < len(codes) and laid < size:
+                laid += not stacked[end]
+                end += 1
+            while end < len(codes) and stacked[end]:
+                end += 1
+            rest = parts[end]
+            if laid == size and rest is not None and chunk_shape(codes[start:end], stacked[start:end]) is not None:
+                parts[start] = [(start, end), *rest]
+                break
+    return parts[0]
+
+
 def _is_chow(faces: list[str]) -> bool:
     if any(c[1] not in "mps" for c in faces) or len({c[1] for c in faces}) != 1:
         return False
@@ -978,29 +1008,13 @@ class _Reader:
         return None
 
     def _split(self, g: list[int]) -> list[list[int]] | None:
-        """The group cut into consecutive melds (3 or 4 laid tiles, plus any tile stacked on them), or None."""
-        stacked = self.geo.stacked_on
-        parts: list[list[list[int]] | None] = [None] * len(g) + [[]]
-        for start in range(len(g) - 1, -1, -1):
-            for size in (3, 4):
-                end, laid = start, 0
-                while end < len(g) and laid < size:
-                    laid += g[end] not in stacked
-                    end += 1
-                while end < len(g) and g[end] in stacked:
-                    end += 1
-                rest = parts[end]
-                if laid == size and rest is not None and self._shape(g[start:end]) is not None:
-                    parts[start] = [g[start:end], *rest]
-                    break
-        return parts[0]
+        """The group cut into consecutive melds (``split_melds``), or None."""
+        spans = split_melds([self.codes[i] for i in g], [i in self.geo.stacked_on for i in g])
+        return None if spans is None else [g[start:end] for start, end in spans]
 
     def _shape(self, chunk: list[int]) -> str | None:
-        """The meld shape of a chunk; a pung with a tile stacked on it is an added kong."""
-        shape = meld_shape([self.codes[i] for i in chunk])
-        if any(i in self.geo.stacked_on for i in chunk):
-            return "added_kong" if shape == "kong" else None
-        return shape
+        """The meld shape of a chunk (``chunk_shape``)."""
+        return chunk_shape([self.codes[i] for i in chunk], [i in self.geo.stacked_on for i in chunk])
 
     def _add_melds(self, g: list[int]) -> bool:
         parts = self._split(g)

@@ -8,7 +8,7 @@ from labelled import SAMPLE, photos
 from scenes import scene
 
 from vision.evaluate import read_classes, read_yolo_labels
-from vision.layout import UNORIENTED, drop_duplicates, meld_shape, read_layout
+from vision.layout import UNORIENTED, drop_duplicates, meld_shape, read_layout, split_melds
 from vision.types import CLASS_INDEX, Detections
 
 FULL = "123m456p789s1z _ 1z"  # 13 concealed tiles + the winning tile set apart, before melds are added
@@ -730,3 +730,12 @@ def test_hands_read_from_layouts_are_valid_hands_for_the_scorers(text):
 
     hand = Hand.from_json(read_layout(scene(text)).hand)
     hand.validate(hand_size=13)
+
+
+def test_tiles_in_order_are_cut_into_melds_a_pung_with_a_tile_stacked_on_it_an_added_kong():
+    assert split_melds(["1m", "2m", "3m", "5z", "5z", "5z"]) == [(0, 3), (3, 6)]
+    assert split_melds(["7z", "7z", "7z", "7z", "1s", "2s", "3s"]) == [(0, 4), (4, 7)]
+    assert split_melds(["1m", "2m", "4m"]) is None
+    assert split_melds(["2p", "2p", "2p", "2p"], [False, False, True, False]) == [(0, 4)]
+    assert split_melds(["1m", "2m", "3m", "3m"], [False, False, False, True]) is None  # only a pung takes one
+    assert split_melds([]) == []
